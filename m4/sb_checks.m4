@@ -1,0 +1,85 @@
+# sb_checks.m4: configure checks for pthreads and the optional database client libraries.
+
+# AX_PTHREAD_SIMPLE: every platform this project targets (glibc, musl) takes -pthread.
+AC_DEFUN([AX_PTHREAD_SIMPLE], [
+  PTHREAD_CFLAGS="-pthread"
+  PTHREAD_LIBS="-pthread"
+  AC_SUBST([PTHREAD_CFLAGS])
+  AC_SUBST([PTHREAD_LIBS])
+])
+
+# SB_CHECK_MYSQL: --with-mysql[=PATH]. Tries, in order, PATH/bin/mysql_config,
+# mariadb_config, mysql_config, then pkg-config (libmariadb, mysqlclient).
+AC_DEFUN([SB_CHECK_MYSQL], [
+  AC_ARG_WITH([mysql],
+    [AS_HELP_STRING([--with-mysql[=PATH]],
+      [build the MySQL and TiDB drivers (default: if a client library is found); PATH is a
+       directory holding bin/mysql_config or bin/mariadb_config])],
+    [], [with_mysql=check])
+  sb_mysql_summary=no
+  MYSQL_CFLAGS=""
+  MYSQL_LIBS=""
+  AS_IF([test "x$with_mysql" != xno], [
+    sb_mysql_config=""
+    AS_IF([test "x$with_mysql" != xyes && test "x$with_mysql" != xcheck], [
+      for c in "$with_mysql/bin/mariadb_config" "$with_mysql/bin/mysql_config"; do
+        AS_IF([test -x "$c"], [sb_mysql_config="$c"; break])
+      done
+    ], [
+      AC_PATH_PROGS([sb_mysql_config], [mariadb_config mysql_config])
+    ])
+    AS_IF([test -n "$sb_mysql_config"], [
+      MYSQL_CFLAGS=`$sb_mysql_config --include`
+      MYSQL_LIBS=`$sb_mysql_config --libs`
+    ], [
+      PKG_CHECK_MODULES([MYSQL], [libmariadb], [],
+        [PKG_CHECK_MODULES([MYSQL], [mysqlclient], [], [:])])
+    ])
+    sb_save_CFLAGS="$CFLAGS"; sb_save_LIBS="$LIBS"
+    CFLAGS="$CFLAGS $MYSQL_CFLAGS"; LIBS="$MYSQL_LIBS $LIBS"
+    AC_MSG_CHECKING([for a usable MySQL client library])
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mysql.h>]],
+                     [[MYSQL *m = mysql_init(0); mysql_close(m);]])],
+      [AC_MSG_RESULT([yes]); sb_mysql_summary="yes ($MYSQL_LIBS)"],
+      [AC_MSG_RESULT([no])])
+    CFLAGS="$sb_save_CFLAGS"; LIBS="$sb_save_LIBS"
+    AS_IF([test "x$sb_mysql_summary" = xno && test "x$with_mysql" != xcheck],
+      [AC_MSG_ERROR([--with-mysql given but no MySQL client library found: install libmariadb-dev])])
+  ])
+  AS_IF([test "x$sb_mysql_summary" != xno], [AC_DEFINE([USE_MYSQL], [1], [MySQL/TiDB drivers])])
+  AM_CONDITIONAL([USE_MYSQL], [test "x$sb_mysql_summary" != xno])
+  AC_SUBST([MYSQL_CFLAGS])
+  AC_SUBST([MYSQL_LIBS])
+])
+
+# SB_CHECK_ROCKSDB: --with-rocksdb[=PATH] (PATH holds include/rocksdb/c.h and lib/).
+AC_DEFUN([SB_CHECK_ROCKSDB], [
+  AC_ARG_WITH([rocksdb],
+    [AS_HELP_STRING([--with-rocksdb[=PATH]],
+      [build the embedded RocksDB driver (default: if librocksdb is found)])],
+    [], [with_rocksdb=check])
+  sb_rocksdb_summary=no
+  ROCKSDB_CFLAGS=""
+  ROCKSDB_LIBS="-lrocksdb"
+  AS_IF([test "x$with_rocksdb" != xno], [
+    AS_IF([test "x$with_rocksdb" != xyes && test "x$with_rocksdb" != xcheck], [
+      ROCKSDB_CFLAGS="-I$with_rocksdb/include"
+      ROCKSDB_LIBS="-L$with_rocksdb/lib -lrocksdb"
+    ])
+    sb_save_CFLAGS="$CFLAGS"; sb_save_LIBS="$LIBS"
+    CFLAGS="$CFLAGS $ROCKSDB_CFLAGS"; LIBS="$ROCKSDB_LIBS $LIBS"
+    AC_MSG_CHECKING([for the RocksDB C API])
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <rocksdb/c.h>]],
+                     [[rocksdb_options_t *o = rocksdb_options_create(); rocksdb_options_destroy(o);]])],
+      [AC_MSG_RESULT([yes]); sb_rocksdb_summary="yes ($ROCKSDB_LIBS)"],
+      [AC_MSG_RESULT([no])])
+    CFLAGS="$sb_save_CFLAGS"; LIBS="$sb_save_LIBS"
+    AS_IF([test "x$sb_rocksdb_summary" = xno && test "x$with_rocksdb" != xcheck],
+      [AC_MSG_ERROR([--with-rocksdb given but librocksdb not found: install librocksdb-dev])])
+  ])
+  AS_IF([test "x$sb_rocksdb_summary" != xno], [AC_DEFINE([USE_ROCKSDB], [1], [RocksDB driver])],
+        [ROCKSDB_LIBS=""])
+  AM_CONDITIONAL([USE_ROCKSDB], [test "x$sb_rocksdb_summary" != xno])
+  AC_SUBST([ROCKSDB_CFLAGS])
+  AC_SUBST([ROCKSDB_LIBS])
+])

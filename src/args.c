@@ -1,0 +1,207 @@
+/*
+ * args.c: reads the command line and --config-file files into the option registry, and picks
+ * out the test name and command. Options may appear anywhere; names the core does not know yet
+ * are kept pending until the test (which may declare them) is loaded.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "logger.h"
+#include "options.h"
+
+#define CONFIG_LINE_MAX 4096
+
+static int set_one(const char *name, const char *value, bool from_config, const char *where)
+{
+  char err[512];
+  sb_option *opt = options_find(name);
+
+  if (opt == NULL || option_is_pending(opt)) {
+    if (options_add_pending(name, value, from_config) == NULL) {
+      fprintf(stderr, "out of memory\n");
+      return -1;
+    }
+    return 0;
+  }
+  if (option_type(opt) == SB_ARG_TYPE_FILE)
+    return args_read_config_file(value ? value : "");
+  if (option_set(opt, value, err, sizeof(err)) != 0) {
+    if (where != NULL)
+      fprintf(stderr, "%s: %s\n", where, err);
+    else
+      fprintf(stderr, "%s\n", err);
+    return -1;
+  }
+  return 0;
+}
+
+static char *trim(char *s)
+{
+  while (isspace((unsigned char) *s))
+    s++;
+  char *end = s + strlen(s);
+  while (end > s && isspace((unsigned char) end[-1]))
+    *--end = '\0';
+  return s;
+}
+
+/*
+ * A value as 1.0 reads it: comma-separated items, each optionally quoted with ' or ";
+ * unquoted text ends at a '#' comment. Items are joined with ',' for list options.
+ */
+static int parse_config_value(char *raw, char *out, size_t outlen)
+{
+  size_t used = 0;
+  char *p = raw;
+
+  out[0] = '\0';
+  while (*p != '\0') {
+    while (isspace((unsigned char) *p))
+      p++;
+    if (*p == '\0' || *p == '#')
+      break;
+    const char *item;
+    size_t len;
+    if (*p == '\'' || *p == '"') {
+      char quote = *p++;
+      char *close = strchr(p, quote);
+      if (close == NULL)
+        return -1;
+      item = p;
+      len = (size_t) (close - p);
+      p = close + 1;
+      while (*p != '\0' && *p != ',' && *p != '#')
+        p++;
+    } else {
+      item = p;
+      while (*p != '\0' && *p != ',' && *p != '#')
+        p++;
+      len = (size_t) (p - item);
+      while (len > 0 && isspace((unsigned char) item[len - 1]))
+        len--;
+    }
+    if (used + len + 2 > outlen)
+      return -1;
+    if (used > 0)
+      out[used++] = ',';
+    memcpy(out + used, item, len);
+    used += len;
+    out[used] = '\0';
+    if (*p == ',')
+      p++;
+    else if (*p == '#')
+      break;
+  }
+  return 0;
+}
+
+int args_read_config_file(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  char line[CONFIG_LINE_MAX], value[CONFIG_LINE_MAX], where[CONFIG_LINE_MAX + 64];
+  int lineno = 0;
+
+  if (f == NULL) {
+    fprintf(stderr, "Cannot read the config file '%s': %s\n", path, strerror(errno));
+    return -1;
+  }
+  while (fgets(line, sizeof(line), f) != NULL) {
+    lineno++;
+    char *text = trim(line);
+    if (*text == '\0' || *text == '#' || *text == ';')
+      continue;
+    char *eq = strchr(text, '=');
+    snprintf(where, sizeof(where), "config file '%s' line %d", path, lineno);
+    if (eq == NULL) {
+      fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where, text);
+      continue;
+    }
+    *eq = '\0';
+    char *name = trim(text);
+    if (strncmp(name, "--", 2) == 0)
+      name += 2;
+    if (*name == '\0' || parse_config_value(eq + 1, value, sizeof(value)) != 0) {
+      fprintf(stderr, "%s: cannot parse '%s' (expected name=value, with quotes closed)\n",
+              where, name);
+      fclose(f);
+      return -1;
+    }
+    if (set_one(name, value, true, where) != 0) {
+      fclose(f);
+      return -1;
+    }
+  }
+  fclose(f);
+  return 0;
+}
+
+int args_parse(int argc, char *argv[], parsed_args *out)
+{
+  memset(out, 0, sizeof(*out));
+
+  for (int i = 1; i < argc; i++) {
+    char *arg = argv[i];
+
+    if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+      if (out->testname == NULL) {
+        out->testname = arg;
+      } else if (out->command == NULL) {
+        out->command = arg;
+      } else {
+        fprintf(stderr, "Unrecognized command line argument: %s\n", arg);
+        return -1;
+      }
+      continue;
+    }
+
+    char *name = strdup(arg + 2);
+    char *eq = strchr(name, '=');
+    const char *value = NULL;
+    if (eq != NULL) {
+      *eq = '\0';
+      value = eq + 1;
+    }
+
+    int rc = 0;
+    if (strcmp(name, "test") == 0) {
+      fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or "
+              "path on the command line without any options.\n");
+      out->testname = value ? argv[i] + 7 : NULL;
+    } else {
+      rc = set_one(name, value, false, NULL);
+    }
+    free(name);
+    if (rc != 0)
+      return -1;
+  }
+  return 0;
+}
+
+int args_check_pending(bool accept_unknown)
+{
+  int rc = 0;
+
+  if (accept_unknown) {
+    options_accept_pending();
+    return 0;
+  }
+  for (size_t i = 0; i < options_count(); i++) {
+    sb_option *opt = options_at(i);
+    if (!option_is_pending(opt))
+      continue;
+    if (option_from_config(opt)) {
+      log_text(LOG_WARNING, "the config file sets '%s', which this test does not use; ignored",
+               option_name(opt));
+      continue;
+    }
+    const char *text = option_text(opt);
+    fprintf(stderr, "invalid option: --%s%s%s\n", option_given_name(opt), text ? "=" : "",
+            text ? text : "");
+    rc = -1;
+  }
+  return rc;
+}

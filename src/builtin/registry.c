@@ -1,0 +1,21 @@
+/*
+ * registry.c: the compiled-in tests, in the order --help lists them.
+ */
+#include <stddef.h>
+
+#include "test.h"
+
+extern sb_test cpu_test;
+extern sb_test memory_test;
+extern sb_test threads_test;
+extern sb_test mutex_test;
+
+sb_test *const builtin_tests[] = {
+  &cpu_test,
+#ifdef SB_HAVE_MEMORY_TEST
+  &memory_test,
+  &threads_test,
+  &mutex_test,
+#endif
+  NULL
+};

@@ -1,0 +1,230 @@
+/*
+ * db.h: the database layer between the Lua API (sysbench.sql, the legacy sysbench.db) and the
+ * drivers. Drivers implement db_driver_ops; this layer owns connections, prepared statements,
+ * client-side statement emulation (--db-ps-mode=disable), bulk inserts, error classification
+ * and the read/write/other counters.
+ *
+ * The leading fields of db_driver, db_conn, db_stmt, db_result, db_row, db_value and db_bind
+ * are declared again in Lua through FFI (sysbench.sql.lua, and by scripts in the wild that
+ * copied 1.0.20's declarations): their order and types must not change.
+ */
+#ifndef SB_DB_H
+#define SB_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "stats.h"
+
+/* Driver-independent error class of the last operation on a connection. */
+typedef enum {
+  DB_ERROR_NONE,          /* no error */
+  DB_ERROR_IGNORABLE,     /* retry the event: --mysql-ignore-errors, deadlocks, reconnects */
+  DB_ERROR_FATAL          /* stop the run */
+} db_error_t;
+
+/* Statistic a finished query counts as (the order is the Lua sql_stat_type). */
+typedef enum {
+  DB_STAT_OTHER,
+  DB_STAT_READ,
+  DB_STAT_WRITE,
+  DB_STAT_TRX,
+  DB_STAT_ERROR,
+  DB_STAT_RECONNECT,
+  DB_STAT_MAX
+} db_stat_t;
+
+typedef enum {
+  DB_TYPE_NONE,
+  DB_TYPE_TINYINT,
+  DB_TYPE_SMALLINT,
+  DB_TYPE_INT,
+  DB_TYPE_BIGINT,
+  DB_TYPE_FLOAT,
+  DB_TYPE_DOUBLE,
+  DB_TYPE_TIME,
+  DB_TYPE_DATE,
+  DB_TYPE_DATETIME,
+  DB_TYPE_TIMESTAMP,
+  DB_TYPE_CHAR,
+  DB_TYPE_VARCHAR
+} db_bind_type_t;
+
+/* A bound parameter or result column (Lua's sql_bind). */
+typedef struct {
+  db_bind_type_t type;
+  void *buffer;
+  unsigned long *data_len;
+  unsigned long max_len;
+  char *is_null;
+} db_bind_t;
+
+/* One column value of a fetched row; ptr NULL means SQL NULL (Lua's sql_value). */
+typedef struct {
+  uint32_t len;
+  const char *ptr;
+} db_value_t;
+
+typedef struct {
+  void *ptr;              /* driver row handle */
+  db_value_t *values;     /* nfields values */
+} db_row_t;
+
+typedef struct db_driver_def db_driver_def;
+typedef struct db_driver db_driver;
+typedef struct db_conn db_conn;
+typedef struct db_stmt db_stmt;
+typedef struct db_result db_result;
+
+/* Driver family: SQL drivers run SQL text; KV drivers run the workloads' key-value forms. */
+typedef enum {
+  DB_FAMILY_SQL,
+  DB_FAMILY_KV
+} db_family_t;
+
+typedef struct db_driver_ops {
+  int (*init)(void);                                 /* once per process, first use */
+  int (*thread_init)(int thread_id);
+  int (*connect)(db_conn *con);
+  int (*disconnect)(db_conn *con);
+  int (*reconnect)(db_conn *con);                    /* NULL: disconnect + connect */
+  /* Server-side prepare; return 1 if the statement should be emulated client-side instead. */
+  int (*prepare)(db_stmt *stmt, const char *query, size_t len);
+  int (*bind_param)(db_stmt *stmt, db_bind_t *params, size_t count);
+  int (*bind_result)(db_stmt *stmt, db_bind_t *results, size_t count);
+  db_error_t (*execute)(db_stmt *stmt, db_result *rs);
+  db_error_t (*query)(db_conn *con, const char *query, size_t len, db_result *rs);
+  int (*fetch)(db_result *rs);                       /* prepared: next row into bound buffers */
+  int (*fetch_row)(db_result *rs, db_row_t *row);    /* 0 = row, 1 = no more, -1 = error */
+  bool (*more_results)(db_conn *con);
+  db_error_t (*next_result)(db_conn *con, db_result *rs);
+  int (*free_results)(db_result *rs);
+  int (*close)(db_stmt *stmt);
+  int (*thread_done)(int thread_id);
+  int (*done)(void);                                 /* once per process, at exit */
+  /* Report hooks a driver may add (per-server counts, error breakdown, engine stats). */
+  void (*report_cumulative)(void);
+} db_driver_ops;
+
+/* A compiled-in driver's description (see db_registry.c for the list). */
+struct db_driver_def {
+  const char *name;             /* --db-driver value, e.g. "mysql" */
+  const char *description;      /* e.g. "MySQL driver" */
+  db_family_t family;
+  const sb_arg_t *args;         /* driver options, listed by --help as "<name> options:" */
+  bool needs_commit;            /* bulk inserts COMMIT every 1000 rows */
+  const db_driver_ops *ops;
+};
+
+/* A driver instance (Lua's sql_driver). */
+struct db_driver {
+  const char *sname;
+  const char *lname;
+  /* opaque to Lua from here */
+  const db_driver_def *def;
+};
+
+typedef enum {
+  DB_CONN_READY,
+  DB_CONN_RESULT_SET,       /* a result set is open and must be freed before the next query */
+  DB_CONN_INVALID
+} db_conn_state_t;
+
+struct db_result {
+  db_stat_t stat_type;
+  uint32_t nrows;
+  uint32_t nfields;
+  db_stmt *statement;
+  void *ptr;                /* driver result handle */
+  db_row_t row;             /* last fetched row */
+  /* opaque to Lua from here */
+  db_conn *connection;
+  uint64_t rows_fetched;
+};
+
+struct db_conn {
+  db_error_t error;
+  int sql_errno;
+  const char *sql_state;
+  const char *sql_errmsg;
+  db_driver *driver;
+  /* opaque to Lua from here */
+  void *ptr;                /* driver connection handle */
+  db_result rs;             /* the one result a connection has at a time */
+  db_conn_state_t state;
+  int thread_id;
+  /* bulk insert */
+  char *bulk_buffer;
+  size_t bulk_size;         /* bytes used */
+  size_t bulk_capacity;
+  size_t bulk_prefix_len;   /* "INSERT ... VALUES" part */
+  uint32_t bulk_values;     /* rows in the current statement */
+  uint32_t bulk_uncommitted;
+  /* driver-owned scratch for error texts */
+  char errmsg_buf[512];
+  char sqlstate_buf[8];
+};
+
+struct db_stmt {
+  db_conn *connection;
+  /* opaque to Lua from here */
+  void *ptr;                /* driver statement handle */
+  char *query;              /* text, kept for emulation, re-prepare and error messages */
+  size_t query_len;
+  bool emulated;            /* client-side: '?' replaced with bound values, run as a query */
+  db_bind_t *params;
+  size_t param_count;
+  db_bind_t *results;
+  size_t result_count;
+  db_stat_t expected_stat;  /* for drivers that count without a server answer (dry run) */
+};
+
+/* ---- API used by sysbench.sql (names and signatures as 1.0.20's FFI declarations) ---- */
+
+db_driver *db_create(const char *name);
+int db_destroy(db_driver *drv);
+
+db_conn *db_connection_create(db_driver *drv);
+int db_connection_close(db_conn *con);
+int db_connection_reconnect(db_conn *con);
+void db_connection_free(db_conn *con);
+
+int db_bulk_insert_init(db_conn *con, const char *query, size_t len);
+int db_bulk_insert_next(db_conn *con, const char *values, size_t len);
+int db_bulk_insert_done(db_conn *con);
+
+db_result *db_query(db_conn *con, const char *query, size_t len);
+db_row_t *db_fetch_row(db_result *rs);
+bool db_more_results(db_conn *con);
+db_result *db_next_result(db_conn *con);
+
+db_stmt *db_prepare(db_conn *con, const char *query, size_t len);
+int db_bind_param(db_stmt *stmt, db_bind_t *params, size_t len);
+int db_bind_result(db_stmt *stmt, db_bind_t *results, size_t len);
+db_result *db_execute(db_stmt *stmt);
+int db_close(db_stmt *stmt);
+int db_free_results(db_result *rs);
+
+/* ---- for drivers ---- */
+
+/* Set the connection's error fields (the texts are copied into the connection). */
+void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
+                  const char *message);
+void db_clear_error(db_conn *con);
+
+/* --db-debug */
+bool db_debug_enabled(void);
+/* --db-ps-mode=disable */
+bool db_ps_disabled(void);
+
+/* True once a script created a driver: reports then use the SQL layout. */
+bool db_used(void);
+
+/* Called by the runner/report layer. */
+void db_report_intermediate(sb_stat_t *stat);
+void db_report_cumulative(sb_stat_t *stat);
+void db_done(void);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * logger.h: the one place text reaches the user. Messages carry a level; those above
+ * --verbosity are dropped, the rest get sysbench 1.0's prefixes ("FATAL: ", "ALERT: ",
+ * "WARNING: ", "DEBUG: ") and go to stdout, and a message identical to the previous one is
+ * folded into "(last message repeated N times)".
+ */
+#ifndef SB_LOGGER_H
+#define SB_LOGGER_H
+
+#include <stdarg.h>
+
+typedef enum {
+  LOG_FATAL = 0,
+  LOG_ALERT = 1,
+  LOG_WARNING = 2,
+  LOG_NOTICE = 3,
+  LOG_INFO = 4,
+  LOG_DEBUG = 5
+} log_level;
+
+void log_set_verbosity(int verbosity);
+int log_verbosity(void);
+
+void log_text(log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_vtext(log_level level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* A line prefixed with "[ Ns ] " (seconds since the run started, rounded as 1.0 does);
+   never folded into "repeated" lines. */
+void log_timestamped(log_level level, double seconds, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+
+/* Digits after the point in "[ Ns ]" (0 as in 1.0; more for sub-second report intervals). */
+void log_set_timestamp_decimals(int decimals);
+
+/* Flush a pending "(last message repeated N times)" line. */
+void log_flush(void);
+
+#endif

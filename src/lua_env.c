@@ -1,0 +1,686 @@
+/*
+ * lua_env.c: a Lua script as a test. Finds the script, runs it in the main state, reads the
+ * options it declares, and implements the test operations: per-worker states running the
+ * script's thread_init / thread_run / thread_done, init / done and commands in the main state,
+ * parallel custom commands in threads of their own, and the report hooks.
+ */
+
+#include <errno.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "db.h"
+#include "embedded_lua.h"
+#include "logger.h"
+#include "lua_env.h"
+#include "lua_state.h"
+#include "options.h"
+#include "rand.h"
+#include "report.h"
+#include "runner.h"
+
+typedef struct {
+  char *text;
+  size_t len;
+  char *path;            /* sysbench.cmdline.script_path */
+  char *chunkname;
+} script_source;
+
+static script_source script;
+static const char *script_command;
+static lua_State *main_state;
+static lua_State **worker_states;
+static bool *worker_failed;
+static sb_arg_t *declared_args;           /* from sysbench.cmdline.options, sorted */
+static bool hook_intermediate, hook_cumulative;
+
+/* States of background threads that ran report hooks; closed at the end. */
+static pthread_mutex_t report_states_mutex = PTHREAD_MUTEX_INITIALIZER;
+static lua_State *report_states[8];
+static int report_state_count;
+static __thread lua_State *thread_report_state;
+static pthread_t main_thread;
+
+static sb_test lua_test;
+
+void lua_env_set_argv(int argc, char *argv[])
+{
+  lua_state_set_argv(argc, argv);
+}
+
+bool lua_env_loaded(void)
+{
+  return main_state != NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Finding the script                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+static int read_stream(FILE *f, script_source *out)
+{
+  size_t capacity = 65536, len = 0;
+  char *buf = malloc(capacity);
+
+  while (buf != NULL) {
+    size_t n = fread(buf + len, 1, capacity - len, f);
+    len += n;
+    if (n == 0)
+      break;
+    if (len == capacity) {
+      char *grown = realloc(buf, capacity *= 2);
+      if (grown == NULL) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = grown;
+    }
+  }
+  if (buf == NULL || ferror(f)) {
+    free(buf);
+    return -1;
+  }
+  out->text = buf;
+  out->len = len;
+  /* A "#!/usr/bin/env sysbench" line is a comment to us; keep the newline so line numbers
+     in error messages stay right. */
+  if (len >= 2 && buf[0] == '#' && buf[1] == '!')
+    for (size_t i = 0; i < len && buf[i] != '\n'; i++)
+      buf[i] = ' ';
+  if (len >= 2 && buf[0] == ' ' && buf[1] == ' ')
+    buf[0] = '-', buf[1] = '-';
+  return 0;
+}
+
+static bool is_regular_file(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int load_file(const char *path, script_source *out)
+{
+  FILE *f = fopen(path, "r");
+  if (f == NULL)
+    return -1;
+  int rc = read_stream(f, out);
+  fclose(f);
+  if (rc == 0) {
+    out->path = strdup(path);
+    size_t n = strlen(path) + 2;
+    out->chunkname = malloc(n);
+    snprintf(out->chunkname, n, "@%s", path);
+  }
+  return rc;
+}
+
+/* Look `name` up on package.path the way require() would. */
+static char *search_package_path(lua_State *L, const char *name)
+{
+  char *found = NULL;
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "path");
+  const char *path = lua_tostring(L, -1);
+  if (path != NULL) {
+    char *copy = strdup(path), *save = NULL;
+    for (char *tmpl = strtok_r(copy, ";", &save); tmpl && !found; tmpl = strtok_r(NULL, ";", &save)) {
+      const char *candidate = luaL_gsub(L, tmpl, "?", name);
+      if (is_regular_file(candidate))
+        found = strdup(candidate);
+      lua_pop(L, 1);
+    }
+    free(copy);
+  }
+  lua_pop(L, 2);
+  return found;
+}
+
+static int find_script(const char *name, script_source *out)
+{
+  if (name == NULL) {
+    if (read_stream(stdin, out) != 0)
+      return -1;
+    out->path = NULL;
+    out->chunkname = strdup("=<stdin>");
+    return 0;
+  }
+  if (is_regular_file(name))
+    return load_file(name, out);
+
+  /* Not a file: a module name on package.path, then a workload compiled into the binary. */
+  lua_state_params bare = { .thread_id = 0 };
+  lua_State *L = lua_state_new(&bare);
+  if (L == NULL)
+    return -1;
+  char *found = search_package_path(L, name);
+  lua_close(L);
+  if (found != NULL) {
+    int rc = load_file(found, out);
+    free(found);
+    return rc;
+  }
+
+  char stem[256];
+  snprintf(stem, sizeof(stem), "%s", name);
+  size_t n = strlen(stem);
+  if (n > 4 && strcmp(stem + n - 4, ".lua") == 0)
+    stem[n - 4] = '\0';
+  const embedded_script *s = embedded_find(stem, EMBEDDED_BUNDLED);
+  if (s == NULL)
+    return -1;
+  out->text = malloc(s->length);
+  if (out->text == NULL)
+    return -1;
+  memcpy(out->text, s->source, s->length);
+  out->len = s->length;
+  out->path = strdup(name);
+  n = strlen(stem) + 6;
+  out->chunkname = malloc(n);
+  snprintf(out->chunkname, n, "@%s.lua", stem);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* States                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+static lua_State *new_script_state(int thread_id)
+{
+  lua_state_params p = {
+    .thread_id = thread_id,
+    .command = script_command,
+    .script_path = script.path,
+    .source = script.text,
+    .source_len = script.len,
+    .chunkname = script.chunkname,
+  };
+  return lua_state_new(&p);
+}
+
+static bool global_is_function(lua_State *L, const char *name)
+{
+  lua_getglobal(L, name);
+  bool rc = lua_isfunction(L, -1);
+  lua_pop(L, 1);
+  return rc;
+}
+
+/* Call global `name` with the thread id (if >= 0); a missing function is not an error. */
+static int call_global(lua_State *L, const char *name, int thread_id, bool required)
+{
+  lua_getglobal(L, name);
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 1);
+    if (required) {
+      log_text(LOG_FATAL, "cannot find the %s() function in %s", name, lua_test.name);
+      return -1;
+    }
+    return 0;
+  }
+  int nargs = 0;
+  if (thread_id >= 0) {
+    lua_pushnumber(L, thread_id);
+    nargs = 1;
+  }
+  if (lua_pcall(L, nargs, 0, 0) != 0) {
+    log_text(LOG_FATAL, "`%s' function failed: %s", name, lua_state_error_text(L, -1));
+    lua_pop(L, 1);
+    return -1;
+  }
+  return 0;
+}
+
+static void push_option_value(lua_State *L, sb_option *opt)
+{
+  switch (option_type(opt)) {
+    case SB_ARG_TYPE_BOOL:
+      lua_pushboolean(L, option_flag(opt));
+      break;
+    case SB_ARG_TYPE_INT:
+      lua_pushnumber(L, (lua_Number) option_int(opt));
+      break;
+    case SB_ARG_TYPE_SIZE:
+      lua_pushnumber(L, (lua_Number) option_size(opt));
+      break;
+    case SB_ARG_TYPE_DOUBLE:
+      lua_pushnumber(L, option_double(opt));
+      break;
+    case SB_ARG_TYPE_LIST: {
+      size_t n;
+      const char *const *items = option_list(opt, &n);
+      lua_createtable(L, (int) n, 0);
+      for (size_t i = 0; i < n; i++) {
+        lua_pushstring(L, items[i]);
+        lua_rawseti(L, -2, (int) i + 1);
+      }
+      break;
+    }
+    case SB_ARG_TYPE_FILE:
+      lua_pushnil(L);
+      break;
+    default: {
+      const char *text = option_text(opt);
+      lua_pushstring(L, text ? text : "");
+      break;
+    }
+  }
+}
+
+/* sysbench.opt = every option; scripts that declare no options also see them as globals
+   (1.0's legacy API), except where that would overwrite one of their functions. */
+static void export_options(lua_State *L)
+{
+  bool legacy = declared_args == NULL;
+
+  lua_getglobal(L, "sysbench");
+  lua_newtable(L);
+  for (size_t i = 0; i < options_count(); i++) {
+    sb_option *opt = options_at(i);
+    push_option_value(L, opt);
+    lua_setfield(L, -2, option_name(opt));
+    if (legacy && !global_is_function(L, option_name(opt))) {
+      push_option_value(L, opt);
+      lua_setglobal(L, option_name(opt));
+    }
+  }
+  lua_setfield(L, -2, "opt");
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Options declared by the script                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+static int compare_args(const void *a, const void *b)
+{
+  return strcmp(((const sb_arg_t *) a)->name, ((const sb_arg_t *) b)->name);
+}
+
+int sb_lua_set_test_args(sb_arg_t *args, size_t len)
+{
+  char err[512];
+  sb_arg_t *copy = calloc(len + 1, sizeof(sb_arg_t));
+
+  if (copy == NULL)
+    return 1;
+  for (size_t i = 0; i < len; i++) {
+    copy[i].name = strdup(args[i].name);
+    copy[i].desc = args[i].desc ? strdup(args[i].desc) : NULL;
+    copy[i].value = args[i].value ? strdup(args[i].value) : NULL;
+    copy[i].type = args[i].type;
+    copy[i].validate = args[i].validate;
+  }
+  qsort(copy, len, sizeof(sb_arg_t), compare_args);
+  declared_args = copy;
+  lua_test.args = copy;
+  if (options_register(copy, err, sizeof(err)) != 0) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
+void sb_print_test_options(void)
+{
+  if (declared_args != NULL)
+    options_print_args(declared_args);
+}
+
+static int read_declared_options(lua_State *L)
+{
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, "read_cmdline_options");
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 3);
+    return 0;
+  }
+  if (lua_pcall(L, 0, 1, 0) != 0) {
+    log_text(LOG_FATAL, "%s", lua_state_error_text(L, -1));
+    lua_pop(L, 3);
+    return -1;
+  }
+  int ok = lua_toboolean(L, -1);
+  lua_pop(L, 3);
+  return ok ? 0 : -1;
+}
+
+int lua_env_options_ready(void)
+{
+  export_options(main_state);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Test operations                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static int op_init(void)
+{
+  worker_states = calloc(runner_config()->threads, sizeof(lua_State *));
+  worker_failed = calloc(runner_config()->threads, sizeof(bool));
+  if (worker_states == NULL || worker_failed == NULL)
+    return -1;
+  if (call_global(main_state, "init", -1, false) != 0)
+    return -1;
+  if (!global_is_function(main_state, "event") && !global_is_function(main_state, "thread_run")) {
+    log_text(LOG_FATAL, "cannot find the event() function in %s", lua_test.name);
+    return -1;
+  }
+  return 0;
+}
+
+static int op_thread_init(int thread_id)
+{
+  lua_State *L = new_script_state(thread_id);
+  if (L == NULL)
+    return -1;
+  worker_states[thread_id] = L;
+  export_options(L);
+  return call_global(L, "thread_init", thread_id, false);
+}
+
+static int op_thread_run(int thread_id)
+{
+  int rc = call_global(worker_states[thread_id], "thread_run", thread_id, true);
+  if (rc != 0)
+    worker_failed[thread_id] = true;
+  return rc;
+}
+
+static int op_thread_done(int thread_id)
+{
+  lua_State *L = worker_states[thread_id];
+  int rc = 0;
+
+  if (L == NULL)
+    return 0;
+  if (!worker_failed[thread_id])
+    rc = call_global(L, "thread_done", thread_id, false);
+  lua_close(L);
+  worker_states[thread_id] = NULL;
+  return rc;
+}
+
+static int op_done(void)
+{
+  int rc = call_global(main_state, "done", -1, false);
+  free(worker_states);
+  free(worker_failed);
+  worker_states = NULL;
+  worker_failed = NULL;
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reports                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The state report hooks run in for the calling thread: the main state on the main thread, a
+   state of its own on the reporter thread. */
+static lua_State *report_state(void)
+{
+  if (pthread_equal(pthread_self(), main_thread))
+    return main_state;
+  if (thread_report_state == NULL) {
+    thread_report_state = new_script_state((int) runner_config()->threads);
+    if (thread_report_state == NULL)
+      return NULL;
+    export_options(thread_report_state);
+    pthread_mutex_lock(&report_states_mutex);
+    if (report_state_count < (int) (sizeof(report_states) / sizeof(report_states[0])))
+      report_states[report_state_count++] = thread_report_state;
+    pthread_mutex_unlock(&report_states_mutex);
+  }
+  return thread_report_state;
+}
+
+static void set_stat(lua_State *L, const char *name, double value)
+{
+  lua_pushnumber(L, value);
+  lua_setfield(L, -2, name);
+}
+
+static void push_stat(lua_State *L, const sb_stat_t *s, bool cumulative)
+{
+  lua_newtable(L);
+  set_stat(L, "threads_running", s->threads_running);
+  set_stat(L, "time_interval", s->time_interval);
+  set_stat(L, "time_total", s->time_total);
+  set_stat(L, "latency_pct", s->latency_pct);
+  set_stat(L, "events", (double) s->events);
+  set_stat(L, "reads", (double) s->reads);
+  set_stat(L, "writes", (double) s->writes);
+  set_stat(L, "other", (double) s->other);
+  set_stat(L, "errors", (double) s->errors);
+  set_stat(L, "reconnects", (double) s->reconnects);
+  set_stat(L, "rows", (double) s->rows);
+  if (cumulative) {
+    set_stat(L, "latency_min", s->latency_min);
+    set_stat(L, "latency_max", s->latency_max);
+    set_stat(L, "latency_avg", s->latency_avg);
+    set_stat(L, "latency_sum", s->latency_sum);
+  } else {
+    set_stat(L, "queue_length", (double) s->queue_length);
+    set_stat(L, "concurrency", (double) s->concurrency);
+  }
+}
+
+/* Run sysbench.hooks[hook](stat) in L; false if the hook is not a function there. */
+static bool call_report_hook(lua_State *L, const char *hook, const sb_stat_t *stat,
+                             bool cumulative)
+{
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "hooks");
+  lua_getfield(L, -1, hook);
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 3);
+    return false;
+  }
+  push_stat(L, stat, cumulative);
+  if (lua_pcall(L, 1, 0, 0) != 0) {
+    log_text(LOG_FATAL, "`%s' hook failed: %s", hook, lua_state_error_text(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);
+  return true;
+}
+
+static void op_report_intermediate(sb_stat_t *stat)
+{
+  lua_State *L = hook_intermediate ? report_state() : NULL;
+  if (L != NULL && call_report_hook(L, "report_intermediate", stat, false))
+    return;
+  db_report_intermediate(stat);
+}
+
+static void op_report_cumulative(sb_stat_t *stat)
+{
+  lua_State *L = hook_cumulative ? report_state() : NULL;
+  if (L != NULL && call_report_hook(L, "report_cumulative", stat, true))
+    return;
+  db_report_cumulative(stat);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Commands                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static int call_main_function(const char *name)
+{
+  return call_global(main_state, name, -1, false);
+}
+
+static int cmd_prepare(void) { return call_main_function("prepare"); }
+static int cmd_cleanup(void) { return call_main_function("cleanup"); }
+static int cmd_help(void) { return call_main_function("help"); }
+
+static bool cmdline_predicate(lua_State *L, const char *fn, const char *command)
+{
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, fn);
+  lua_pushstring(L, command);
+  bool rc = lua_pcall(L, 1, 1, 0) == 0 && lua_toboolean(L, -1);
+  lua_pop(L, 3);
+  return rc;
+}
+
+bool lua_custom_command_defined(const char *command)
+{
+  return cmdline_predicate(main_state, "command_defined", command);
+}
+
+/* sysbench.cmdline.call_command(name) in L: 0 when the command succeeded. */
+static int call_command_in(lua_State *L, const char *command)
+{
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, "call_command");
+  lua_pushstring(L, command);
+  if (lua_pcall(L, 1, 1, 0) != 0) {
+    log_text(LOG_FATAL, "`%s' function failed: %s", command, lua_state_error_text(L, -1));
+    lua_pop(L, 3);
+    return -1;
+  }
+  int ok = lua_toboolean(L, -1);
+  lua_pop(L, 3);
+  return ok ? 0 : -1;
+}
+
+typedef struct {
+  pthread_t thread;
+  int thread_id;
+  const char *command;
+  int rc;
+} command_worker;
+
+static void *command_worker_main(void *arg)
+{
+  command_worker *w = arg;
+
+  sb_tls_thread_id = w->thread_id;
+  rand_thread_init((unsigned) w->thread_id);
+  lua_State *L = new_script_state(w->thread_id);
+  if (L == NULL) {
+    w->rc = -1;
+    return NULL;
+  }
+  export_options(L);
+  w->rc = call_command_in(L, w->command);
+  lua_close(L);
+  return NULL;
+}
+
+int lua_call_custom_command(const char *command)
+{
+  if (!cmdline_predicate(main_state, "command_parallel", command))
+    return call_command_in(main_state, command);
+
+  unsigned n = runner_config()->threads;
+  command_worker *workers = calloc(n, sizeof(command_worker));
+  int rc = 0;
+  if (workers == NULL)
+    return -1;
+  for (unsigned i = 0; i < n; i++) {
+    workers[i] = (command_worker) { .thread_id = (int) i, .command = command };
+    int err = pthread_create(&workers[i].thread, NULL, command_worker_main, &workers[i]);
+    if (err != 0) {
+      log_text(LOG_FATAL, "Cannot create thread %u for the '%s' command: %s", i, command,
+               strerror(err));
+      n = i;
+      rc = -1;
+      break;
+    }
+  }
+  for (unsigned i = 0; i < n; i++) {
+    pthread_join(workers[i].thread, NULL);
+    if (workers[i].rc != 0)
+      rc = -1;
+  }
+  free(workers);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Loading                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+static char *test_name_of(const char *name)
+{
+  if (name == NULL)
+    return strdup("<stdin>");
+  char *copy = strdup(name);
+  char *base = strdup(basename(copy));
+  free(copy);
+  return base;
+}
+
+static bool hook_defined(lua_State *L, const char *hook)
+{
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "hooks");
+  lua_getfield(L, -1, hook);
+  bool rc = lua_isfunction(L, -1);
+  lua_pop(L, 3);
+  return rc;
+}
+
+sb_test *lua_load_test(const char *name, const char *command)
+{
+  if (find_script(name, &script) != 0) {
+    if (name == NULL)
+      log_text(LOG_FATAL, "Cannot read the script from the standard input: %s", strerror(errno));
+    else
+      log_text(LOG_FATAL, "Cannot find benchmark '%s': no such built-in test, file or module",
+               name);
+    return NULL;
+  }
+  script_command = command;
+  main_thread = pthread_self();
+  lua_test.name = test_name_of(name);
+
+  main_state = new_script_state((int) runner_config()->threads);
+  if (main_state == NULL)
+    return NULL;
+  if (read_declared_options(main_state) != 0) {
+    lua_close(main_state);
+    main_state = NULL;
+    return NULL;
+  }
+
+  lua_test.ops = (sb_test_ops) {
+    .init = op_init,
+    .thread_init = op_thread_init,
+    .thread_run = op_thread_run,
+    .thread_done = op_thread_done,
+    .report_intermediate = op_report_intermediate,
+    .report_cumulative = op_report_cumulative,
+    .done = op_done,
+  };
+  lua_test.cmd_prepare = global_is_function(main_state, "prepare") ? cmd_prepare : NULL;
+  lua_test.cmd_cleanup = global_is_function(main_state, "cleanup") ? cmd_cleanup : NULL;
+  lua_test.cmd_help = global_is_function(main_state, "help") ? cmd_help : NULL;
+  hook_intermediate = hook_defined(main_state, "report_intermediate");
+  hook_cumulative = hook_defined(main_state, "report_cumulative");
+  return &lua_test;
+}
+
+void lua_env_done(void)
+{
+  for (int i = 0; i < report_state_count; i++)
+    lua_close(report_states[i]);
+  report_state_count = 0;
+  if (main_state != NULL)
+    lua_close(main_state);
+  main_state = NULL;
+}

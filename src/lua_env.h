@@ -1,0 +1,41 @@
+/*
+ * lua_env.h: LuaJIT embedding. A Lua script becomes an sb_test: the main thread's state
+ * loads it, reads its options and runs init/done and commands; each worker, and each thread
+ * of a parallel command, runs the whole script again in a state of its own.
+ */
+#ifndef SB_LUA_ENV_H
+#define SB_LUA_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "options.h"
+#include "test.h"
+
+/* The raw command line, exposed as sysbench.cmdline.argv. */
+void lua_env_set_argv(int argc, char *argv[]);
+
+/*
+ * Find and load a script: `name` is a path, a bundled workload name or a module on
+ * package.path; NULL reads standard input. Runs the script's body once in the main state and
+ * registers the options it declares. Returns NULL after printing why it failed.
+ */
+sb_test *lua_load_test(const char *name, const char *command);
+
+bool lua_env_loaded(void);
+
+/* All options are final: export them to the main state as sysbench.opt (and as globals for
+   scripts that declare no options). */
+int lua_env_options_ready(void);
+
+bool lua_custom_command_defined(const char *command);
+/* 0 on success. */
+int lua_call_custom_command(const char *command);
+
+void lua_env_done(void);
+
+/* Exported for FFI (sysbench.cmdline.lua). */
+int sb_lua_set_test_args(sb_arg_t *args, size_t len);
+void sb_print_test_options(void);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * lua_state.c: creates the LuaJIT states scripts run in. Every state gets the standard
+ * libraries, sysbench 1.0's package.path (plus a loader for the workloads compiled into the
+ * binary), the `sysbench` table, the internal sysbench.* modules, and then the user's script.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "embedded_lua.h"
+#include "logger.h"
+#include "lua_state.h"
+
+/* Internal modules in load order: later ones use earlier ones (compat aliases rand, sql...). */
+static const char *const internal_modules[] = {
+  "sysbench.rand",
+  "sysbench",
+  "sysbench.cmdline",
+  "sysbench.sql",
+  "sysbench.db",
+  "sysbench.kv",
+  "sysbench.histogram",
+  "sysbench.compat",
+  NULL
+};
+
+static int state_argc;
+static char **state_argv;
+
+void lua_state_set_argv(int argc, char *argv[])
+{
+  state_argc = argc;
+  state_argv = argv;
+}
+
+const embedded_script *embedded_find(const char *name, embedded_kind kind)
+{
+  for (const embedded_script *s = embedded_scripts; s->name != NULL; s++)
+    if (s->kind == kind && strcmp(s->name, name) == 0)
+      return s;
+  return NULL;
+}
+
+/* package.loaders entry: `require "oltp_common"` finds the bundled copy when no file on
+   package.path matched, so the binary works uninstalled. */
+static int embedded_loader(lua_State *L)
+{
+  const char *name = luaL_checkstring(L, 1);
+  const embedded_script *s = embedded_find(name, EMBEDDED_BUNDLED);
+  char chunkname[256];
+
+  if (s == NULL) {
+    lua_pushfstring(L, "\n\tno bundled script '%s' in this binary", name);
+    return 1;
+  }
+  snprintf(chunkname, sizeof(chunkname), "@%s.lua", s->name);
+  if (luaL_loadbuffer(L, s->source, s->length, chunkname) != 0)
+    return lua_error(L);
+  return 1;
+}
+
+static void append_loader(lua_State *L)
+{
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "loaders");
+  int n = (int) lua_objlen(L, -1);
+  lua_pushcfunction(L, embedded_loader);
+  lua_rawseti(L, -2, n + 1);
+  lua_pop(L, 2);
+}
+
+/* Replace ";;" in an environment path by the default path, as stock Lua does. */
+static void set_search_path(lua_State *L, int package, const char *field, const char *env_name)
+{
+  const char *env = getenv(env_name);
+  if (env != NULL) {
+    const char *def = lua_tostring(L, -1);
+    luaL_gsub(L, env, ";;", ";\1;");
+    luaL_gsub(L, lua_tostring(L, -1), "\1", def);
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+  }
+  lua_setfield(L, package, field);
+}
+
+static void set_paths(lua_State *L)
+{
+  const char *home = getenv("HOME");
+
+  lua_getglobal(L, "package");
+  int package = lua_gettop(L);
+
+  int top = lua_gettop(L);
+  lua_pushliteral(L, "./?.lua;./?/init.lua;./src/lua/?.lua;");
+  if (home != NULL) {
+    lua_pushfstring(L, "%s/.luarocks/share/lua/5.1/?.lua;%s/.luarocks/share/lua/5.1/?/init.lua;"
+                    "%s/.luarocks/share/lua/?.lua;%s/.luarocks/share/lua/?/init.lua;",
+                    home, home, home, home);
+  }
+  lua_pushliteral(L, "/usr/local/share/lua/5.1/?.lua;/usr/share/lua/5.1/?.lua;"
+                  DATADIR "/?.lua");
+  lua_concat(L, lua_gettop(L) - top);
+  set_search_path(L, package, "path", "LUA_PATH");
+
+  top = lua_gettop(L);
+  lua_pushliteral(L, "./?.so;");
+  if (home != NULL)
+    lua_pushfstring(L, "%s/.luarocks/lib/lua/5.1/?.so;%s/.luarocks/lib/lua/?.so;", home, home);
+  lua_pushliteral(L, "/usr/local/lib/lua/5.1/?.so;" LIBDIR "/lua/5.1/?.so");
+  lua_concat(L, lua_gettop(L) - top);
+  set_search_path(L, package, "cpath", "LUA_CPATH");
+
+  lua_pop(L, 1);
+}
+
+static void set_number(lua_State *L, const char *name, lua_Number n)
+{
+  lua_pushnumber(L, n);
+  lua_setfield(L, -2, name);
+}
+
+static void set_string(lua_State *L, const char *name, const char *s)
+{
+  if (s == NULL)
+    return;
+  lua_pushstring(L, s);
+  lua_setfield(L, -2, name);
+}
+
+static void create_sysbench_table(lua_State *L, const lua_state_params *p)
+{
+  lua_newtable(L);
+  set_number(L, "tid", p->thread_id);
+  set_string(L, "version", SB_COMPAT_VERSION);
+  set_string(L, "version_string", "sysbench " SB_COMPAT_VERSION);
+
+  lua_newtable(L);
+  set_number(L, "NONE", 0);
+  set_number(L, "RESTART_EVENT", 1);
+  lua_setfield(L, -2, "error");
+
+  lua_newtable(L);
+  lua_newtable(L);
+  for (int i = 0; i < state_argc; i++) {
+    lua_pushstring(L, state_argv[i]);
+    lua_rawseti(L, -2, i);
+  }
+  lua_setfield(L, -2, "argv");
+  set_string(L, "command", p->command);
+  set_string(L, "script_path", p->script_path);
+  lua_setfield(L, -2, "cmdline");
+
+  lua_newtable(L);
+  set_string(L, "path", p->script_path);
+  lua_setfield(L, -2, "test");
+
+  lua_setglobal(L, "sysbench");
+}
+
+static int load_internal_modules(lua_State *L)
+{
+  char chunkname[128];
+
+  for (const char *const *m = internal_modules; *m != NULL; m++) {
+    const embedded_script *s = embedded_find(*m, EMBEDDED_INTERNAL);
+    if (s == NULL)
+      continue;                    /* a module of a layer not built in */
+    snprintf(chunkname, sizeof(chunkname), "@%s.lua", s->name);
+    if (luaL_loadbuffer(L, s->source, s->length, chunkname) != 0 || lua_pcall(L, 0, 0, 0) != 0) {
+      log_text(LOG_FATAL, "failed to load internal module '%s': %s", *m, lua_tostring(L, -1));
+      lua_pop(L, 1);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+lua_State *lua_state_new(const lua_state_params *p)
+{
+  lua_State *L = luaL_newstate();
+  if (L == NULL) {
+    log_text(LOG_FATAL, "Cannot create a Lua state: out of memory");
+    return NULL;
+  }
+  luaL_openlibs(L);
+  set_paths(L);
+  append_loader(L);
+  create_sysbench_table(L, p);
+  if (p->install_c_api != NULL)
+    p->install_c_api(L);
+  if (load_internal_modules(L) != 0) {
+    lua_close(L);
+    return NULL;
+  }
+  if (p->source != NULL) {
+    if (luaL_loadbuffer(L, p->source, p->source_len, p->chunkname) != 0 ||
+        lua_pcall(L, 0, 0, 0) != 0) {
+      log_text(LOG_FATAL, "%s", lua_state_error_text(L, -1));
+      lua_pop(L, 1);
+      lua_close(L);
+      return NULL;
+    }
+  }
+  return L;
+}
+
+const char *lua_state_error_text(lua_State *L, int index)
+{
+  static __thread char text[1024];
+  int abs = index < 0 ? lua_gettop(L) + index + 1 : index;
+
+  if (lua_type(L, abs) == LUA_TSTRING || lua_type(L, abs) == LUA_TNUMBER)
+    return lua_tostring(L, abs);
+  if (lua_istable(L, abs)) {
+    /* An error descriptor from sysbench.sql that no handler took (a "restart event"). */
+    lua_getfield(L, abs, "sql_errmsg");
+    lua_getfield(L, abs, "sql_errno");
+    lua_getfield(L, abs, "query");
+    if (lua_isstring(L, -3)) {
+      snprintf(text, sizeof(text), "SQL error, errno = %d: %s%s%s", (int) lua_tointeger(L, -2),
+               lua_tostring(L, -3), lua_isstring(L, -1) ? " (query: " : "",
+               lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
+      if (lua_isstring(L, -1))
+        strncat(text, ")", sizeof(text) - strlen(text) - 1);
+      lua_pop(L, 3);
+      return text;
+    }
+    lua_pop(L, 3);
+  }
+  snprintf(text, sizeof(text), "(error object is a %s value)", luaL_typename(L, abs));
+  return text;
+}

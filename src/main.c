@@ -1,0 +1,202 @@
+/*
+ * main.c: sysbench's entry point: command line -> test -> command.
+ *
+ *   sysbench [options]... [testname] [command]
+ *
+ * The test is a compiled-in one (cpu, memory, threads, mutex, ...) or a Lua script named by
+ * path, by bundled name (oltp_read_only) or by module name on package.path; with no name or
+ * "-" the script comes from standard input. Exit codes follow sysbench 1.0.20: 0 success,
+ * 1 error, 2 forced shutdown or worker start-up timeout.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "cli_options.h"
+#include "db.h"
+#include "db_registry.h"
+#include "logger.h"
+#include "lua_env.h"
+#include "options.h"
+#include "rand.h"
+#include "runner.h"
+#include "stats.h"
+#include "test.h"
+
+#define VERSION_STRING "sysbench " SB_COMPAT_VERSION
+
+static void print_header(void)
+{
+  log_text(LOG_NOTICE, "%s (using system LuaJIT %s)\n", VERSION_STRING, SB_LUAJIT_VERSION);
+}
+
+static void print_help(void)
+{
+  printf("Usage:\n");
+  printf("  sysbench [options]... [testname] [command]\n\n");
+  printf("Commands implemented by most tests: prepare run cleanup help\n\n");
+  printf("General options:\n");
+  options_print_args(general_args);
+  printf("Pseudo-Random Numbers Generator options:\n");
+  options_print_args(rand_args);
+  printf("Log options:\n");
+  options_print_args(log_verbosity_args);
+  options_print_args(log_latency_args);
+  db_registry_print_help();
+  printf("Compiled-in tests:\n");
+  for (sb_test *const *t = builtin_tests; *t != NULL; t++)
+    printf("  %s - %s\n", (*t)->name, (*t)->description);
+  printf("\n");
+  printf("See 'sysbench <testname> help' for a list of options for each test.\n\n");
+}
+
+static sb_test *find_builtin(const char *name)
+{
+  for (sb_test *const *t = builtin_tests; *t != NULL; t++)
+    if (strcmp((*t)->name, name) == 0)
+      return *t;
+  return NULL;
+}
+
+static int command_help(sb_test *test)
+{
+  if (test->cmd_help != NULL)
+    return test->cmd_help() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  if (test->args != NULL) {
+    printf("%s options:\n", test->name);
+    options_print_args(test->args);
+    return EXIT_SUCCESS;
+  }
+  fprintf(stderr, "'%s' test does not implement the 'help' command.\n", test->name);
+  return EXIT_FAILURE;
+}
+
+static int dispatch(sb_test *test, const char *command)
+{
+  int (*builtin)(void) = NULL;
+
+  if (lua_env_loaded() && lua_custom_command_defined(command))
+    return lua_call_custom_command(command) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  if (strcmp(command, "help") == 0)
+    return command_help(test);
+  if (strcmp(command, "run") == 0)
+    return runner_run(test);
+  if (strcmp(command, "prepare") == 0)
+    builtin = test->cmd_prepare;
+  else if (strcmp(command, "cleanup") == 0)
+    builtin = test->cmd_cleanup;
+  else {
+    fprintf(stderr, "Unknown command: %s\n", command);
+    return EXIT_FAILURE;
+  }
+  if (builtin == NULL) {
+    fprintf(stderr, "'%s' test does not implement the '%s' command.\n", test->name, command);
+    return EXIT_FAILURE;
+  }
+  return builtin() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* Options and configuration every command needs; returns 0 or an exit code. */
+static int configure(int argc, char *argv[], parsed_args *args)
+{
+  char err[512];
+  run_config run;
+  rand_config rand;
+
+  if (cli_options_register(err, sizeof(err)) != 0 ||
+      db_registry_register_options(err, sizeof(err)) != 0) {
+    fprintf(stderr, "%s\n", err);
+    return EXIT_FAILURE;
+  }
+  if (args_parse(argc, argv, args) != 0)
+    return EXIT_FAILURE;
+  if (opt_bool("help")) {
+    print_help();
+    exit(EXIT_SUCCESS);
+  }
+  if (opt_bool("version")) {
+    printf("%s\n", VERSION_STRING);
+    exit(EXIT_SUCCESS);
+  }
+  if (cli_options_apply_log() != 0 || cli_options_load_run_config(&run) != 0 ||
+      cli_options_load_rand_config(&rand) != 0)
+    return EXIT_FAILURE;
+
+  runner_configure(&run);
+  rand_configure(&rand);
+  if (stats_init(run.threads) != 0) {
+    log_text(LOG_FATAL, "Out of memory for the statistics of %u threads", run.threads);
+    return EXIT_FAILURE;
+  }
+  sb_tls_thread_id = (int) run.threads;
+  rand_thread_init(run.threads);
+  return 0;
+}
+
+int main(int argc, char *argv[])
+{
+  parsed_args args;
+  sb_test *test;
+  int rc;
+
+  /* Line-buffered even into a pipe, so a parser tailing our output sees each report line
+     as it is printed. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  lua_env_set_argv(argc, argv);
+
+  if ((rc = configure(argc, argv, &args)) != 0)
+    return rc;
+
+  print_header();
+
+  const char *name = args.testname;
+  if (name == NULL || strcmp(name, "-") == 0) {
+    if (isatty(STDIN_FILENO))
+      log_text(LOG_NOTICE, "Reading the script from the standard input:\n");
+    test = lua_load_test(NULL, args.command);
+    if (test == NULL)
+      return EXIT_FAILURE;
+    /* A script from stdin may still be given a command: "sysbench - run < script.lua". */
+    if (args.command == NULL) {
+      lua_env_done();
+      return EXIT_SUCCESS;
+    }
+  } else if ((test = find_builtin(name)) != NULL) {
+    if (args.command == NULL) {
+      fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n",
+              test->name, test->name);
+      return EXIT_FAILURE;
+    }
+    char err[512];
+    if (test->args != NULL && options_register(test->args, err, sizeof(err)) != 0) {
+      fprintf(stderr, "%s\n", err);
+      return EXIT_FAILURE;
+    }
+  } else {
+    test = lua_load_test(name, args.command);
+    if (test == NULL)
+      return EXIT_FAILURE;
+    if (args.command == NULL) {
+      lua_env_done();
+      return EXIT_SUCCESS;
+    }
+  }
+
+  /* A Lua script that declares no options accepts any (1.0's legacy scripts). */
+  bool legacy = lua_env_loaded() && test->args == NULL;
+  if (args_check_pending(legacy) != 0)
+    return EXIT_FAILURE;
+  if (lua_env_loaded() && lua_env_options_ready() != 0)
+    return EXIT_FAILURE;
+
+  rc = dispatch(test, args.command);
+
+  if (lua_env_loaded())
+    lua_env_done();
+  db_done();
+  log_flush();
+  return rc;
+}

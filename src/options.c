@@ -1,0 +1,526 @@
+/*
+ * options.c: option registry with typed values checked at the moment they are set.
+ *
+ * An option is known by its canonical name (dashes turned into underscores, as sysbench.opt
+ * shows it). Its value is kept both as the text the user gave (for help, Lua export and
+ * re-typing when a script declares an option late) and as the parsed value of its type.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+struct sb_option {
+  char *name;
+  char *given_name;            /* spelling the user typed, for messages */
+  char *desc;
+  char *default_text;
+  sb_arg_type_t type;
+  sb_opt_validate_t *validate;
+
+  char *text;                  /* current value as text; NULL = none */
+  char **items;                /* LIST values */
+  size_t item_count;
+  union {
+    bool flag;
+    int64_t integer;
+    uint64_t size;
+    double number;
+  } value;
+
+  bool user_set;               /* given on the command line or in a config file */
+  bool pending;                /* given by the user, not declared by anyone yet */
+  bool from_config;
+};
+
+static sb_option **registry;
+static size_t registry_count;
+static size_t registry_capacity;
+
+/* '-' and '_' are the same character in option names. */
+static bool name_equal(const char *a, const char *b)
+{
+  for (; *a != '\0' && *b != '\0'; a++, b++) {
+    char ca = *a == '-' ? '_' : *a;
+    char cb = *b == '-' ? '_' : *b;
+    if (ca != cb)
+      return false;
+  }
+  return *a == *b;
+}
+
+static char *canonical_name(const char *name)
+{
+  char *copy = strdup(name);
+  for (char *p = copy; p != NULL && *p != '\0'; p++)
+    if (*p == '-')
+      *p = '_';
+  return copy;
+}
+
+sb_option *options_find(const char *name)
+{
+  for (size_t i = 0; i < registry_count; i++)
+    if (name_equal(registry[i]->name, name))
+      return registry[i];
+  return NULL;
+}
+
+static sb_option *registry_add(const char *name)
+{
+  if (registry_count == registry_capacity) {
+    size_t capacity = registry_capacity ? registry_capacity * 2 : 64;
+    sb_option **grown = realloc(registry, capacity * sizeof(*grown));
+    if (grown == NULL)
+      return NULL;
+    registry = grown;
+    registry_capacity = capacity;
+  }
+  sb_option *opt = calloc(1, sizeof(*opt));
+  if (opt == NULL)
+    return NULL;
+  opt->name = canonical_name(name);
+  opt->type = SB_ARG_TYPE_STRING;
+  registry[registry_count++] = opt;
+  return opt;
+}
+
+static void free_items(sb_option *opt)
+{
+  for (size_t i = 0; i < opt->item_count; i++)
+    free(opt->items[i]);
+  free(opt->items);
+  opt->items = NULL;
+  opt->item_count = 0;
+}
+
+bool parse_size(const char *text, uint64_t *out)
+{
+  const char *p = text;
+  uint64_t n = 0;
+
+  if (!isdigit((unsigned char) *p))
+    return false;
+  for (; isdigit((unsigned char) *p); p++) {
+    if (n > (UINT64_MAX - 9) / 10)
+      return false;
+    n = n * 10 + (uint64_t) (*p - '0');
+  }
+  if (*p != '\0') {
+    const char *suffixes = "KMGT";
+    const char *s = strchr(suffixes, toupper((unsigned char) *p));
+    if (s == NULL || p[1] != '\0')
+      return false;
+    for (int shift = (int) (s - suffixes) + 1; shift > 0; shift--) {
+      if (n > UINT64_MAX / 1024)
+        return false;
+      n *= 1024;
+    }
+  }
+  *out = n;
+  return true;
+}
+
+static bool parse_flag(const char *text, bool *out)
+{
+  static const char *const yes[] = {"on", "true", "1", "yes"};
+  static const char *const no[] = {"off", "false", "0", "no"};
+
+  if (text == NULL) {
+    *out = true;
+    return true;
+  }
+  for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+    if (strcasecmp(text, yes[i]) == 0) {
+      *out = true;
+      return true;
+    }
+    if (strcasecmp(text, no[i]) == 0) {
+      *out = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool parse_int(const char *text, int64_t *out)
+{
+  char *end;
+  errno = 0;
+  long long n = strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE)
+    return false;
+  *out = n;
+  return true;
+}
+
+static bool parse_double(const char *text, double *out)
+{
+  char *end;
+  errno = 0;
+  double d = strtod(text, &end);
+  if (end == text || *end != '\0' || errno == ERANGE)
+    return false;
+  *out = d;
+  return true;
+}
+
+static int split_list(sb_option *opt, const char *text)
+{
+  free_items(opt);
+  if (text == NULL || *text == '\0')
+    return 0;
+
+  char *copy = strdup(text);
+  char *save = NULL;
+  if (copy == NULL)
+    return -1;
+  for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+    char **grown = realloc(opt->items, (opt->item_count + 1) * sizeof(*grown));
+    if (grown == NULL) {
+      free(copy);
+      return -1;
+    }
+    opt->items = grown;
+    opt->items[opt->item_count++] = strdup(tok);
+  }
+  free(copy);
+  return 0;
+}
+
+static const char *type_expectation(sb_arg_type_t type)
+{
+  switch (type) {
+    case SB_ARG_TYPE_BOOL:   return "expected on|off, true|false or 1|0";
+    case SB_ARG_TYPE_INT:    return "expected an integer";
+    case SB_ARG_TYPE_SIZE:   return "expected a size: a whole number with an optional K, M, G or T suffix";
+    case SB_ARG_TYPE_DOUBLE: return "expected a number";
+    default:                 return "not accepted";
+  }
+}
+
+/* Parse `text` as the option's type into the option. */
+static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
+{
+  bool ok = true;
+
+  switch (opt->type) {
+    case SB_ARG_TYPE_BOOL:
+      ok = parse_flag(text, &opt->value.flag);
+      if (ok)
+        text = opt->value.flag ? "on" : "off";
+      break;
+    case SB_ARG_TYPE_INT:
+      opt->value.integer = 0;
+      ok = text == NULL || *text == '\0' || parse_int(text, &opt->value.integer);
+      break;
+    case SB_ARG_TYPE_SIZE:
+      opt->value.size = 0;
+      ok = text == NULL || *text == '\0' || parse_size(text, &opt->value.size);
+      break;
+    case SB_ARG_TYPE_DOUBLE:
+      opt->value.number = 0;
+      ok = text == NULL || *text == '\0' || parse_double(text, &opt->value.number);
+      break;
+    case SB_ARG_TYPE_LIST:
+      if (split_list(opt, text) != 0) {
+        snprintf(err, errlen, "out of memory while setting --%s", opt->name);
+        return -1;
+      }
+      break;
+    default:
+      break;
+  }
+
+  if (!ok) {
+    snprintf(err, errlen, "Invalid value for the '%s' option: '%s' (%s)", opt->name,
+             text ? text : "", type_expectation(opt->type));
+    return -1;
+  }
+  if (opt->validate != NULL && !opt->validate(opt->name, text)) {
+    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name, text ? text : "");
+    return -1;
+  }
+
+  char *copy = text ? strdup(text) : NULL;
+  free(opt->text);
+  opt->text = copy;
+  return 0;
+}
+
+int option_set(sb_option *opt, const char *value, char *err, size_t errlen)
+{
+  /* A bare --name means "on" for flags; for other types it is an empty value. */
+  if (value == NULL && opt->type != SB_ARG_TYPE_BOOL)
+    value = "";
+  if (apply_value(opt, value, err, errlen) != 0)
+    return -1;
+  opt->user_set = true;
+  return 0;
+}
+
+void option_force(const char *name, const char *value)
+{
+  char err[256];
+  sb_option *opt = options_find(name);
+  if (opt != NULL)
+    apply_value(opt, value, err, sizeof(err));
+}
+
+int options_register(const sb_arg_t *args, char *err, size_t errlen)
+{
+  for (const sb_arg_t *a = args; a->name != NULL; a++) {
+    sb_option *opt = options_find(a->name);
+    bool keep_user_value = false;
+
+    if (opt == NULL)
+      opt = registry_add(a->name);
+    else
+      keep_user_value = opt->user_set;
+    if (opt == NULL) {
+      snprintf(err, errlen, "out of memory while registering --%s", a->name);
+      return -1;
+    }
+
+    free(opt->desc);
+    free(opt->default_text);
+    opt->desc = a->desc ? strdup(a->desc) : NULL;
+    opt->default_text = a->value ? strdup(a->value) : NULL;
+    opt->type = a->type == SB_ARG_TYPE_NULL ? SB_ARG_TYPE_STRING : a->type;
+    opt->validate = a->validate;
+    opt->pending = false;
+
+    if (keep_user_value) {
+      char *given = opt->text ? strdup(opt->text) : NULL;
+      int rc = apply_value(opt, given, err, errlen);
+      free(given);
+      if (rc != 0)
+        return -1;
+    } else {
+      /* A default is the declarer's own text; the declarer's validate hook does not judge it. */
+      sb_opt_validate_t *validate = opt->validate;
+      opt->validate = NULL;
+      int rc = apply_value(opt, a->value, err, errlen);
+      opt->validate = validate;
+      if (rc != 0)
+        return -1;
+    }
+  }
+  return 0;
+}
+
+sb_option *options_add_pending(const char *name, const char *value, bool from_config)
+{
+  sb_option *opt = options_find(name);
+  if (opt == NULL)
+    opt = registry_add(name);
+  if (opt == NULL)
+    return NULL;
+  free(opt->text);
+  free(opt->given_name);
+  opt->text = value ? strdup(value) : NULL;
+  opt->given_name = strdup(name);
+  opt->user_set = true;
+  opt->pending = true;
+  opt->from_config = from_config;
+  return opt;
+}
+
+bool option_is_pending(const sb_option *opt)
+{
+  return opt->pending;
+}
+
+bool option_from_config(const sb_option *opt)
+{
+  return opt->from_config;
+}
+
+void options_accept_pending(void)
+{
+  for (size_t i = 0; i < registry_count; i++)
+    registry[i]->pending = false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+bool opt_bool(const char *name)
+{
+  sb_option *opt = options_find(name);
+  return opt != NULL && option_flag(opt);
+}
+
+int64_t opt_int(const char *name)
+{
+  sb_option *opt = options_find(name);
+  return opt ? option_int(opt) : 0;
+}
+
+uint64_t opt_size(const char *name)
+{
+  sb_option *opt = options_find(name);
+  return opt ? option_size(opt) : 0;
+}
+
+double opt_double(const char *name)
+{
+  sb_option *opt = options_find(name);
+  return opt ? option_double(opt) : 0;
+}
+
+const char *opt_string(const char *name)
+{
+  sb_option *opt = options_find(name);
+  return opt ? opt->text : NULL;
+}
+
+const char *const *opt_list(const char *name, size_t *count)
+{
+  sb_option *opt = options_find(name);
+  if (opt == NULL) {
+    *count = 0;
+    return NULL;
+  }
+  return option_list(opt, count);
+}
+
+bool opt_is_set(const char *name)
+{
+  sb_option *opt = options_find(name);
+  return opt != NULL && opt->user_set;
+}
+
+size_t options_count(void)
+{
+  return registry_count;
+}
+
+sb_option *options_at(size_t index)
+{
+  return index < registry_count ? registry[index] : NULL;
+}
+
+const char *option_name(const sb_option *opt)
+{
+  return opt->name;
+}
+
+const char *option_given_name(const sb_option *opt)
+{
+  return opt->given_name ? opt->given_name : opt->name;
+}
+
+sb_arg_type_t option_type(const sb_option *opt)
+{
+  return opt->type;
+}
+
+const char *option_text(const sb_option *opt)
+{
+  return opt->text;
+}
+
+bool option_flag(const sb_option *opt)
+{
+  if (opt->type == SB_ARG_TYPE_BOOL)
+    return opt->value.flag;
+  bool flag = false;
+  return opt->text != NULL && parse_flag(opt->text, &flag) && flag;
+}
+
+int64_t option_int(const sb_option *opt)
+{
+  switch (opt->type) {
+    case SB_ARG_TYPE_INT:    return opt->value.integer;
+    case SB_ARG_TYPE_SIZE:   return (int64_t) opt->value.size;
+    case SB_ARG_TYPE_DOUBLE: return (int64_t) opt->value.number;
+    case SB_ARG_TYPE_BOOL:   return opt->value.flag;
+    default:                 return opt->text ? strtoll(opt->text, NULL, 10) : 0;
+  }
+}
+
+uint64_t option_size(const sb_option *opt)
+{
+  uint64_t size = 0;
+  if (opt->type == SB_ARG_TYPE_SIZE)
+    return opt->value.size;
+  if (opt->type == SB_ARG_TYPE_INT)
+    return (uint64_t) opt->value.integer;
+  return opt->text && parse_size(opt->text, &size) ? size : 0;
+}
+
+double option_double(const sb_option *opt)
+{
+  switch (opt->type) {
+    case SB_ARG_TYPE_DOUBLE: return opt->value.number;
+    case SB_ARG_TYPE_INT:    return (double) opt->value.integer;
+    case SB_ARG_TYPE_SIZE:   return (double) opt->value.size;
+    default:                 return opt->text ? strtod(opt->text, NULL) : 0;
+  }
+}
+
+const char *const *option_list(const sb_option *opt, size_t *count)
+{
+  if (opt->type != SB_ARG_TYPE_LIST) {
+    *count = opt->text ? 1 : 0;
+    return opt->text ? (const char *const *) &opt->text : NULL;
+  }
+  *count = opt->item_count;
+  return (const char *const *) opt->items;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *type_hint(sb_arg_type_t type)
+{
+  switch (type) {
+    case SB_ARG_TYPE_BOOL:   return "[=on|off]";
+    case SB_ARG_TYPE_INT:    return "=N";
+    case SB_ARG_TYPE_SIZE:   return "=SIZE";
+    case SB_ARG_TYPE_DOUBLE: return "=N";
+    case SB_ARG_TYPE_STRING: return "=STRING";
+    case SB_ARG_TYPE_LIST:   return "=[LIST,...]";
+    case SB_ARG_TYPE_FILE:   return "=FILENAME";
+    default:                 return "=UNKNOWN";
+  }
+}
+
+void options_print_args(const sb_arg_t *args)
+{
+  size_t width = 0;
+
+  for (const sb_arg_t *a = args; a->name != NULL; a++) {
+    size_t len = strlen(a->name) + strlen(type_hint(a->type));
+    if (len > width)
+      width = len;
+  }
+  for (const sb_arg_t *a = args; a->name != NULL; a++) {
+    printf("  --%s%-*s%s", a->name, (int) (width - strlen(a->name) + 1), type_hint(a->type),
+           a->desc ? a->desc : "");
+    if (a->value != NULL)
+      printf(" [%s]", a->value);
+    printf("\n");
+  }
+  printf("\n");
+}
+
+void options_free_all(void)
+{
+  for (size_t i = 0; i < registry_count; i++) {
+    sb_option *opt = registry[i];
+    free(opt->name);
+    free(opt->given_name);
+    free(opt->desc);
+    free(opt->default_text);
+    free(opt->text);
+    free_items(opt);
+    free(opt);
+  }
+  free(registry);
+  registry = NULL;
+  registry_count = registry_capacity = 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * options.h: the registry of command-line options (general, random numbers, log, database,
+ * driver and test options), their typed values, and the help text that lists them.
+ *
+ * Names compare with '-' and '_' as equal. Values are checked when set, so a bad value is
+ * reported once, naming the option and what it accepts, before anything runs. sb_arg_t and
+ * sb_arg_type_t keep the layout sysbench 1.0's Lua layer declares through FFI.
+ */
+#ifndef SB_OPTIONS_H
+#define SB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  SB_ARG_TYPE_NULL,
+  SB_ARG_TYPE_BOOL,
+  SB_ARG_TYPE_INT,
+  SB_ARG_TYPE_SIZE,
+  SB_ARG_TYPE_DOUBLE,
+  SB_ARG_TYPE_STRING,
+  SB_ARG_TYPE_LIST,
+  SB_ARG_TYPE_FILE,
+  SB_ARG_TYPE_MAX
+} sb_arg_type_t;
+
+/* Option validation hook of the Lua API: (name, value) -> acceptable. */
+typedef bool sb_opt_validate_t(const char *, const char *);
+
+/* One option definition; arrays of these end with a NULL name. */
+typedef struct {
+  const char *name;
+  const char *desc;
+  const char *value;           /* default, as text; NULL = none */
+  sb_arg_type_t type;
+  sb_opt_validate_t *validate;
+} sb_arg_t;
+
+typedef struct sb_option sb_option;
+
+/* Register a set of options. An option already registered (for example one a config file or
+   the command line set before the script declared it) keeps its value when the user gave one,
+   and takes the new definition and default otherwise. Returns -1 if a user-given value does
+   not fit the new type (the message is in err). */
+int options_register(const sb_arg_t *args, char *err, size_t errlen);
+
+sb_option *options_find(const char *name);
+
+/*
+ * Set an option from text (value NULL = bare "--name"). On a bad value writes one line to
+ * `err` naming the option and what it accepts, and returns -1.
+ */
+int option_set(sb_option *opt, const char *value, char *err, size_t errlen);
+
+/* Set an option by name to a value that is known to be valid (internal defaults). */
+void option_force(const char *name, const char *value);
+
+/* Typed reads by name. Unknown names read as 0 / false / NULL / empty list. */
+bool opt_bool(const char *name);
+int64_t opt_int(const char *name);
+uint64_t opt_size(const char *name);
+double opt_double(const char *name);
+const char *opt_string(const char *name);      /* NULL when unset and no default */
+const char *const *opt_list(const char *name, size_t *count);
+bool opt_is_set(const char *name);             /* given by the user (command line/config) */
+
+/* Iteration over all options, in registration order (for exporting them to Lua). */
+size_t options_count(void);
+sb_option *options_at(size_t index);
+const char *option_name(const sb_option *opt);
+const char *option_given_name(const sb_option *opt);   /* as the user spelled it */
+sb_arg_type_t option_type(const sb_option *opt);
+const char *option_text(const sb_option *opt);  /* current value as text, NULL if none */
+bool option_flag(const sb_option *opt);
+int64_t option_int(const sb_option *opt);
+uint64_t option_size(const sb_option *opt);
+double option_double(const sb_option *opt);
+const char *const *option_list(const sb_option *opt, size_t *count);
+
+/* Help for a set of options as 1.0 prints it ("  --name=TYPE   description [default]"),
+   followed by a blank line. */
+void options_print_args(const sb_arg_t *args);
+
+/* Remember an option given by the user before anything declared it (a test option parsed
+   before the test is loaded). Returns the placeholder, typed STRING until declared. */
+sb_option *options_add_pending(const char *name, const char *value, bool from_config);
+/* Options the user gave that no component declared: call after the test is loaded. */
+bool option_is_pending(const sb_option *opt);
+bool option_from_config(const sb_option *opt);
+/* Turn every still-pending option into a declared STRING option (1.0's legacy mode for
+   scripts that declare no options). */
+void options_accept_pending(void);
+
+/* Parse a size with an optional K/M/G/T suffix (powers of 1024). */
+bool parse_size(const char *text, uint64_t *out);
+
+void options_free_all(void);
+
+#endif

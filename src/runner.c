@@ -1,0 +1,748 @@
+/*
+ * runner.c: the `run` command. The main thread owns the timeline (start barrier, warm-up,
+ * time limit, forced shutdown, signals); a reporter thread prints intermediate and checkpoint
+ * reports; workers run events and touch only their own worker_stats.
+ *
+ * Per event a worker reads two shared words that change at most a few times per run (the stop
+ * flag and the warm-up flag); the --events budget is claimed in batches, so even a limited run
+ * writes a shared counter only once per batch.
+ */
+#include <errno.h>
+#include <math.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "logger.h"
+#include "rand.h"
+#include "rate.h"
+#include "report.h"
+#include "runner.h"
+
+__thread int sb_tls_thread_id;
+
+static run_config config;
+static sb_test *current_test;
+
+/* Read on every event; written a handful of times per run. Kept apart from written data. */
+static struct {
+  int stop;                  /* workers must not start another event */
+  int warming_up;            /* events do not consume the --events budget yet */
+  int rate_mode;
+} __attribute__((aligned(128))) flags;
+
+static uint64_t events_remaining __attribute__((aligned(128)));
+
+static int failed;
+static volatile sig_atomic_t interrupted_by;
+static sem_t main_wakeup;
+
+static unsigned threads_running;
+static unsigned workers_exited;
+
+/* Start barrier: workers arrive after thread_init; the main thread releases them. */
+static pthread_mutex_t barrier_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t barrier_cond;
+static unsigned barrier_arrived;
+static int barrier_init_failed;
+static int barrier_release;            /* 1 = run, -1 = abort */
+
+/* Measurement timeline (monotonic ns). */
+static uint64_t measure_start_ns;
+
+/* Reporter state: owned by the reporter thread while it runs, by the main thread after. */
+static pthread_t reporter;
+static bool reporter_started;
+static sem_t reporter_wakeup;
+static int reporter_stop;
+static stats_snapshot baseline;        /* start of the cumulative (checkpoint) period */
+static stats_snapshot previous;        /* last intermediate report */
+static stats_snapshot current;
+static latency_histogram *scratch;
+
+void runner_configure(const run_config *cfg)
+{
+  config = *cfg;
+}
+
+const run_config *runner_config(void)
+{
+  return &config;
+}
+
+void runner_fail(void)
+{
+  __atomic_store_n(&failed, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&flags.stop, 1, __ATOMIC_RELEASE);
+  sem_post(&main_wakeup);
+}
+
+bool runner_failed(void)
+{
+  return __atomic_load_n(&failed, __ATOMIC_ACQUIRE);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per-event API                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Take the next batch of the --events budget: big while plenty is left, single events near
+   the end so the total is exact and no thread idles holding a large unused batch. */
+static bool claim_events(worker_stats *w)
+{
+  uint64_t left = __atomic_load_n(&events_remaining, __ATOMIC_RELAXED);
+  uint64_t take;
+
+  do {
+    if (left == 0)
+      return false;
+    take = left / ((uint64_t) config.threads * 16);
+    if (take < 1)
+      take = 1;
+    if (take > 256)
+      take = 256;
+  } while (!__atomic_compare_exchange_n(&events_remaining, &left, left - take, true,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  w->events_quota = take;
+  return true;
+}
+
+bool sb_more_events(int thread_id)
+{
+  if (__builtin_expect(__atomic_load_n(&flags.stop, __ATOMIC_RELAXED), 0))
+    return false;
+
+  worker_stats *w = stats_of((unsigned) thread_id);
+  if (config.max_events > 0 && !__atomic_load_n(&flags.warming_up, __ATOMIC_RELAXED)) {
+    if (w->events_quota == 0 && !claim_events(w))
+      return false;
+    w->events_quota--;
+  }
+  if (flags.rate_mode && !rate_next_event(&w->scheduled_ns))
+    return false;
+  return true;
+}
+
+void sb_event_start(int thread_id)
+{
+  worker_stats *w = stats_of((unsigned) thread_id);
+  w->event_start_ns = flags.rate_mode ? w->scheduled_ns : clock_now_ns();
+  __atomic_store_n(&w->in_event, 1, __ATOMIC_RELAXED);
+}
+
+void sb_event_stop(int thread_id)
+{
+  worker_stats *w = stats_of((unsigned) thread_id);
+  uint64_t now = clock_now_ns();
+  uint64_t latency = now > w->event_start_ns ? now - w->event_start_ns : 0;
+
+  stats_record_event(w, latency);
+  __atomic_store_n(&w->in_event, 0, __ATOMIC_RELAXED);
+}
+
+/* End the running event and start the next one, if any, reading the clock once: the end of
+   one event is the start of the next (outside --rate, where the next starts when scheduled). */
+bool sb_event_next(int thread_id)
+{
+  worker_stats *w = stats_of((unsigned) thread_id);
+  uint64_t now = clock_now_ns();
+
+  stats_record_event(w, now > w->event_start_ns ? now - w->event_start_ns : 0);
+  if (!sb_more_events(thread_id)) {
+    __atomic_store_n(&w->in_event, 0, __ATOMIC_RELAXED);
+    return false;
+  }
+  w->event_start_ns = flags.rate_mode ? w->scheduled_ns : now;
+  return true;
+}
+
+void sb_event_cancel(int thread_id)
+{
+  __atomic_store_n(&stats_of((unsigned) thread_id)->in_event, 0, __ATOMIC_RELAXED);
+}
+
+void sb_counter_inc(int thread_id, sb_counter_type type)
+{
+  sb_counter_add(thread_id, type, 1);
+}
+
+void sb_counter_add(int thread_id, sb_counter_type type, uint64_t amount)
+{
+  if ((unsigned) type >= SB_CNT_MAX)
+    return;
+  uint64_t *slot = &stats_of((unsigned) thread_id)->counters[type];
+  __atomic_store_n(slot, *slot + amount, __ATOMIC_RELAXED);
+}
+
+uint64_t sb_counter_val(int thread_id, sb_counter_type type)
+{
+  if ((unsigned) type >= SB_CNT_MAX)
+    return 0;
+  return __atomic_load_n(&stats_of((unsigned) thread_id)->counters[type], __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Workers                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+static int c_event_loop(int thread_id)
+{
+  while (sb_more_events(thread_id)) {
+    sb_event_start(thread_id);
+    int rc = current_test->ops.event(thread_id);
+    sb_event_stop(thread_id);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+static bool barrier_pass(bool init_ok)
+{
+  pthread_mutex_lock(&barrier_mutex);
+  barrier_arrived++;
+  if (!init_ok)
+    barrier_init_failed = 1;
+  pthread_cond_broadcast(&barrier_cond);
+  while (barrier_release == 0)
+    pthread_cond_wait(&barrier_cond, &barrier_mutex);
+  int release = barrier_release;
+  pthread_mutex_unlock(&barrier_mutex);
+  return release > 0;
+}
+
+static void *worker_main(void *arg)
+{
+  int thread_id = (int) (intptr_t) arg;
+  sb_test_ops *ops = &current_test->ops;
+  int rc = 0;
+
+  sb_tls_thread_id = thread_id;
+  rand_thread_init((unsigned) thread_id);
+  log_text(LOG_DEBUG, "Worker thread (#%d) started", thread_id);
+
+  if (ops->thread_init != NULL && ops->thread_init(thread_id) != 0) {
+    log_text(LOG_DEBUG, "Worker thread (#%d) failed to initialize!", thread_id);
+    rc = 1;
+  }
+
+  if (barrier_pass(rc == 0)) {
+    rc = ops->thread_run != NULL ? ops->thread_run(thread_id) : c_event_loop(thread_id);
+    if (rc != 0)
+      runner_fail();
+  }
+  __atomic_sub_fetch(&threads_running, 1, __ATOMIC_RELAXED);
+
+  if (ops->thread_done != NULL && ops->thread_done(thread_id) != 0)
+    runner_fail();
+
+  __atomic_add_fetch(&workers_exited, 1, __ATOMIC_RELEASE);
+  sem_post(&main_wakeup);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reports                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+static double seconds_since_start(uint64_t ns)
+{
+  return ns > measure_start_ns ? (double) (ns - measure_start_ns) / 1e9 : 0;
+}
+
+static void report_intermediate(void)
+{
+  sb_stat_t stat = {0};
+
+  current.taken_ns = clock_now_ns();
+  stats_take(&current);
+  stats_compute(&stat, &previous, &current, scratch, config.percentile, 0, UINT64_MAX);
+  stat.threads_running = __atomic_load_n(&threads_running, __ATOMIC_RELAXED);
+  stat.time_total = seconds_since_start(current.taken_ns);
+  if (flags.rate_mode) {
+    stat.queue_length = rate_queue_length();
+    stat.concurrency = stats_in_flight();
+  }
+  if (current_test->ops.report_intermediate != NULL)
+    current_test->ops.report_intermediate(&stat);
+  else
+    report_intermediate_default(&stat);
+  stats_copy(&previous, &current);
+}
+
+/* Everything since the last checkpoint. With `unfinished` set (forced shutdown), events still
+   running are counted as ending now, so a hung server shows up in the latencies. */
+static void report_cumulative(bool forced)
+{
+  sb_stat_t stat = {0};
+  uint64_t min_ns, max_ns;
+  unsigned unfinished = 0;
+
+  current.taken_ns = clock_now_ns();
+  stats_take(&current);
+  stats_latency_extremes(&min_ns, &max_ns);
+
+  if (forced) {
+    for (unsigned i = 0; i < config.threads; i++) {
+      worker_stats *w = stats_of(i);
+      if (!__atomic_load_n(&w->in_event, __ATOMIC_RELAXED))
+        continue;
+      uint64_t start = __atomic_load_n(&w->event_start_ns, __ATOMIC_RELAXED);
+      uint64_t latency = current.taken_ns > start ? current.taken_ns - start : 0;
+      unfinished++;
+      current.counters[SB_CNT_EVENT]++;
+      current.thread_events[i]++;
+      current.thread_latency_ns[i] += latency;
+      current.latency_sum_ns += latency;
+      histogram_record(current.histogram, latency);
+      if (latency > max_ns)
+        max_ns = latency;
+      if (latency < min_ns)
+        min_ns = latency;
+    }
+  }
+
+  stats_compute(&stat, &baseline, &current, scratch, config.percentile, min_ns, max_ns);
+  stat.threads_running = __atomic_load_n(&threads_running, __ATOMIC_RELAXED);
+  stat.time_total = seconds_since_start(current.taken_ns);
+
+  if (forced && unfinished > 0)
+    report_unfinished(unfinished);
+  if (config.histogram && !forced) {
+    log_flush();
+    histogram_print(stat.histogram, stdout);
+  }
+  if (current_test->ops.report_cumulative != NULL)
+    current_test->ops.report_cumulative(&stat);
+  else
+    report_cumulative_general(&stat);
+
+  stats_copy(&baseline, &current);
+  stats_new_epoch();
+}
+
+static uint64_t seconds_to_ns(double s)
+{
+  return (uint64_t) (s * 1e9 + 0.5);
+}
+
+static void *reporter_main(void *arg)
+{
+  uint64_t interval_ns = seconds_to_ns(config.report_interval);
+  uint64_t next_report = interval_ns ? measure_start_ns + interval_ns : 0;
+  size_t checkpoint = 0;
+  (void) arg;
+
+  sb_tls_thread_id = (int) config.threads;
+  rand_thread_init(config.threads);
+
+  for (;;) {
+    uint64_t next_checkpoint = checkpoint < config.checkpoint_count
+        ? measure_start_ns + seconds_to_ns(config.checkpoints[checkpoint]) : 0;
+    uint64_t due = next_report;
+    if (next_checkpoint && (due == 0 || next_checkpoint < due))
+      due = next_checkpoint;
+    if (due == 0)
+      break;
+
+    struct timespec ts = { .tv_sec = (time_t) (due / NS_PER_SEC),
+                           .tv_nsec = (long) (due % NS_PER_SEC) };
+    while (sem_clockwait(&reporter_wakeup, CLOCK_MONOTONIC, &ts) != 0 && errno == EINTR)
+      ;
+    /* Once workers are told to stop, the final report speaks for the end of the run. */
+    if (__atomic_load_n(&reporter_stop, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&flags.stop, __ATOMIC_ACQUIRE))
+      break;
+
+    uint64_t now = clock_now_ns();
+    if (next_report && now >= next_report) {
+      report_intermediate();
+      /* Skip ticks missed while a slow report hook ran, keeping the grid. */
+      while (next_report <= now)
+        next_report += interval_ns;
+    }
+    if (next_checkpoint && now >= next_checkpoint) {
+      log_timestamped(LOG_NOTICE, seconds_since_start(now), "Checkpoint report:");
+      report_cumulative(false);
+      checkpoint++;
+    }
+  }
+  return NULL;
+}
+
+static int start_reporter(void)
+{
+  if (config.report_interval <= 0 && config.checkpoint_count == 0)
+    return 0;
+  reporter_stop = 0;
+  sem_init(&reporter_wakeup, 0, 0);
+  int rc = pthread_create(&reporter, NULL, reporter_main, NULL);
+  reporter_started = rc == 0;
+  return rc;
+}
+
+static void stop_reporter(void)
+{
+  if (!reporter_started)
+    return;
+  __atomic_store_n(&reporter_stop, 1, __ATOMIC_RELEASE);
+  sem_post(&reporter_wakeup);
+  pthread_join(reporter, NULL);
+  reporter_started = false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Main thread                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static void on_signal(int sig)
+{
+  interrupted_by = sig;
+  __atomic_store_n(&flags.stop, 1, __ATOMIC_RELAXED);
+  sem_post(&main_wakeup);
+}
+
+static void install_signal_handlers(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  /* A second Ctrl-C kills at once, for a worker stuck on a server that never answers. */
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+/* "[ 1s ]" as in 1.0 for whole-second intervals; "[ 1.5s ]" for fractional ones. */
+static int timestamp_decimals(double interval)
+{
+  for (int d = 0; d < 3; d++) {
+    double scaled = interval * pow(10, d);
+    if (fabs(scaled - round(scaled)) < 1e-9)
+      return d;
+  }
+  return 3;
+}
+
+static void print_run_mode(void)
+{
+  log_set_timestamp_decimals(timestamp_decimals(config.report_interval));
+  log_text(LOG_NOTICE, "Running the test with following options:");
+  log_text(LOG_NOTICE, "Number of threads: %u", config.threads);
+  if (config.rate > 0)
+    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", config.rate);
+  if (config.report_interval > 0)
+    log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
+             config.report_interval);
+  if (config.checkpoint_count > 0) {
+    char list[RUNNER_MAX_CHECKPOINTS * 24];
+    size_t used = 0;
+    for (size_t i = 0; i < config.checkpoint_count && used < sizeof(list); i++)
+      used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%g", i ? ", " : "",
+                                config.checkpoints[i]);
+    log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", list);
+  }
+  if (config.debug)
+    log_text(LOG_NOTICE, "Debug mode enabled.\n");
+  if (config.validate)
+    log_text(LOG_NOTICE, "Additional request validation enabled.\n");
+  if (opt_is_set("rand-seed") && opt_int("rand-seed") != 0)
+    log_text(LOG_NOTICE, "Initializing random number generator from seed (%" PRIu64 ").\n",
+             rand_effective_seed());
+  else
+    log_text(LOG_NOTICE, "Initializing random number generator from current time\n");
+  if (config.forced_shutdown && config.max_time > 0)
+    log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
+             config.warmup_time + config.max_time + config.forced_shutdown_after);
+  log_text(LOG_NOTICE, "%s", "");
+  if (current_test->ops.print_mode != NULL)
+    current_test->ops.print_mode();
+}
+
+static int create_workers(pthread_t *threads)
+{
+  pthread_attr_t attr;
+  int rc = 0;
+
+  pthread_attr_init(&attr);
+  if (config.thread_stack_size > 0 &&
+      pthread_attr_setstacksize(&attr, config.thread_stack_size) != 0) {
+    log_text(LOG_FATAL, "Invalid value for thread-stack-size: %zu.", config.thread_stack_size);
+    pthread_attr_destroy(&attr);
+    return -1;
+  }
+  for (unsigned i = 0; i < config.threads; i++) {
+    rc = pthread_create(&threads[i], &attr, worker_main, (void *) (intptr_t) i);
+    if (rc != 0) {
+      log_text(LOG_FATAL, "Cannot create worker thread #%u of %u: %s", i + 1, config.threads,
+               strerror(rc));
+      /* Release the ones already waiting so they exit. */
+      pthread_mutex_lock(&barrier_mutex);
+      barrier_release = -1;
+      pthread_cond_broadcast(&barrier_cond);
+      pthread_mutex_unlock(&barrier_mutex);
+      for (unsigned j = 0; j < i; j++)
+        pthread_join(threads[j], NULL);
+      break;
+    }
+  }
+  pthread_attr_destroy(&attr);
+  return rc == 0 ? 0 : -1;
+}
+
+/* Wait for every worker to pass thread_init. 0 = all ready, 1 = an init failed, 2 = timeout. */
+static int wait_for_workers_ready(void)
+{
+  uint64_t deadline = clock_now_ns() + seconds_to_ns(config.thread_init_timeout);
+  struct timespec ts = { .tv_sec = (time_t) (deadline / NS_PER_SEC),
+                         .tv_nsec = (long) (deadline % NS_PER_SEC) };
+  int result = 0;
+
+  pthread_mutex_lock(&barrier_mutex);
+  while (barrier_arrived < config.threads && !barrier_init_failed) {
+    if (pthread_cond_timedwait(&barrier_cond, &barrier_mutex, &ts) == ETIMEDOUT) {
+      result = 2;
+      break;
+    }
+  }
+  if (result == 0 && barrier_init_failed)
+    result = 1;
+  pthread_mutex_unlock(&barrier_mutex);
+  return result;
+}
+
+static void release_workers(int how)
+{
+  pthread_mutex_lock(&barrier_mutex);
+  barrier_release = how;
+  pthread_cond_broadcast(&barrier_cond);
+  pthread_mutex_unlock(&barrier_mutex);
+}
+
+static void stop_workers(void)
+{
+  __atomic_store_n(&flags.stop, 1, __ATOMIC_RELEASE);
+  rate_stop();
+}
+
+static void end_warmup(void)
+{
+  current.taken_ns = clock_now_ns();
+  stats_take(&current);
+  stats_copy(&baseline, &current);
+  stats_copy(&previous, &current);
+  stats_new_epoch();
+  measure_start_ns = current.taken_ns;
+  __atomic_store_n(&flags.warming_up, 0, __ATOMIC_RELEASE);
+}
+
+static void forced_shutdown(void)
+{
+  log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
+  stop_reporter();
+  report_cumulative(true);
+  log_flush();
+  fflush(stdout);
+  _exit(2);
+}
+
+/* Sleep until a deadline passes or something happens (a worker exits, a signal, a failure). */
+static void main_wait(uint64_t deadline_ns)
+{
+  if (deadline_ns == 0) {
+    while (sem_wait(&main_wakeup) != 0 && errno == EINTR)
+      ;
+    return;
+  }
+  struct timespec ts = { .tv_sec = (time_t) (deadline_ns / NS_PER_SEC),
+                         .tv_nsec = (long) (deadline_ns % NS_PER_SEC) };
+  sem_clockwait(&main_wakeup, CLOCK_MONOTONIC, &ts);
+}
+
+static void supervise(void)
+{
+  uint64_t started = clock_now_ns();
+  uint64_t warmup_end = config.warmup_time > 0 ? started + seconds_to_ns(config.warmup_time) : 0;
+  bool warming = warmup_end != 0;
+  bool stopped = false;
+  uint64_t time_limit = 0, forced_at = 0;
+
+  if (!warming && start_reporter() != 0)
+    log_text(LOG_WARNING, "Cannot start the reporting thread: no intermediate reports");
+
+  while (__atomic_load_n(&workers_exited, __ATOMIC_ACQUIRE) < config.threads) {
+    uint64_t now = clock_now_ns();
+
+    if (warming && now >= warmup_end) {
+      warming = false;
+      end_warmup();
+      if (start_reporter() != 0)
+        log_text(LOG_WARNING, "Cannot start the reporting thread: no intermediate reports");
+    }
+    if (!warming && time_limit == 0 && config.max_time > 0) {
+      time_limit = measure_start_ns + seconds_to_ns(config.max_time);
+      if (config.forced_shutdown)
+        forced_at = time_limit + seconds_to_ns(config.forced_shutdown_after);
+    }
+    if (!stopped && (interrupted_by || runner_failed() || (time_limit && now >= time_limit))) {
+      stopped = true;
+      stop_workers();
+      if (warming) {         /* stopped during warm-up: report what ran so far */
+        warming = false;
+        end_warmup();
+      }
+    }
+    if (forced_at && now >= forced_at)
+      forced_shutdown();
+
+    uint64_t deadline = 0;
+    if (warming)
+      deadline = warmup_end;
+    else if (!stopped && time_limit)
+      deadline = time_limit;
+    else if (forced_at)
+      deadline = forced_at;
+    main_wait(deadline);
+  }
+}
+
+static int run_workers(void)
+{
+  pthread_t *threads = calloc(config.threads, sizeof(pthread_t));
+  pthread_condattr_t cattr;
+
+  if (threads == NULL) {
+    log_text(LOG_FATAL, "Out of memory creating %u threads", config.threads);
+    return 1;
+  }
+  pthread_condattr_init(&cattr);
+  pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+  pthread_cond_init(&barrier_cond, &cattr);
+  pthread_condattr_destroy(&cattr);
+
+  log_text(LOG_NOTICE, "Initializing worker threads...\n");
+  if (create_workers(threads) != 0) {
+    free(threads);
+    return 1;
+  }
+
+  int ready = wait_for_workers_ready();
+  if (ready == 2) {
+    log_text(LOG_FATAL, "Worker threads failed to initialize within %g seconds!",
+             config.thread_init_timeout);
+    fflush(stdout);
+    _exit(2);
+  }
+  if (ready == 1) {
+    release_workers(-1);
+    for (unsigned i = 0; i < config.threads; i++)
+      pthread_join(threads[i], NULL);
+    free(threads);
+    log_text(LOG_FATAL, "Thread initialization failed!");
+    return 1;
+  }
+
+  measure_start_ns = clock_now_ns();
+  current.taken_ns = measure_start_ns;
+  stats_take(&current);
+  stats_copy(&baseline, &current);
+  stats_copy(&previous, &current);
+  __atomic_store_n(&threads_running, config.threads, __ATOMIC_RELAXED);
+  flags.warming_up = config.warmup_time > 0;
+  flags.rate_mode = config.rate > 0;
+  if (flags.rate_mode) {
+    int rc = rate_start(config.rate, measure_start_ns, config.threads);
+    if (rc != 0) {
+      log_text(LOG_FATAL, "Cannot start the event generator thread: %s", strerror(rc));
+      release_workers(-1);
+      free(threads);
+      return 1;
+    }
+  }
+  log_text(LOG_NOTICE, "Threads started!\n");
+  if (config.warmup_time > 0)
+    log_text(LOG_NOTICE, "Warming up for %g seconds...\n", config.warmup_time);
+  release_workers(1);
+
+  supervise();
+
+  for (unsigned i = 0; i < config.threads; i++)
+    pthread_join(threads[i], NULL);
+  free(threads);
+  rate_stop();
+  stop_reporter();
+  return 0;
+}
+
+static int prepare_run_state(void)
+{
+  events_remaining = config.max_events;
+  failed = 0;
+  interrupted_by = 0;
+  flags.stop = 0;
+  barrier_arrived = 0;
+  barrier_init_failed = 0;
+  barrier_release = 0;
+  workers_exited = 0;
+  if (sem_init(&main_wakeup, 0, 0) != 0)
+    return -1;
+  if (stats_snapshot_init(&baseline) || stats_snapshot_init(&previous) ||
+      stats_snapshot_init(&current))
+    return -1;
+  scratch = histogram_new();
+  return scratch == NULL ? -1 : 0;
+}
+
+static void free_run_state(void)
+{
+  stats_snapshot_free(&baseline);
+  stats_snapshot_free(&previous);
+  stats_snapshot_free(&current);
+  histogram_free(scratch);
+  scratch = NULL;
+}
+
+int runner_run(sb_test *test)
+{
+  sb_test_ops *ops = &test->ops;
+  int rc;
+
+  current_test = test;
+  if (ops->init != NULL && ops->init() != 0)
+    return 1;
+  print_run_mode();
+  if (ops->prepare != NULL && ops->prepare() != 0)
+    return 1;
+  if (prepare_run_state() != 0) {
+    log_text(LOG_FATAL, "Out of memory preparing statistics for %u threads", config.threads);
+    return 1;
+  }
+
+  install_signal_handlers();
+  rc = run_workers();
+  if (rc == 0) {
+    log_text(LOG_INFO, "Done.\n");
+    if (ops->cleanup != NULL && ops->cleanup() != 0)
+      runner_fail();
+    report_cumulative(false);
+    if (interrupted_by)
+      log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "
+               "until then", (int) interrupted_by);
+  }
+  if (ops->done != NULL && ops->done() != 0)
+    runner_fail();
+  free_run_state();
+
+  if (rc != 0 || runner_failed())
+    return 1;
+  if (interrupted_by)
+    return 128 + interrupted_by;
+  return 0;
+}

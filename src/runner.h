@@ -1,0 +1,64 @@
+/*
+ * runner.h: runs a test's `run` command: worker threads, the start barrier, time / event /
+ * rate limits, warm-up, intermediate and checkpoint reports, forced shutdown and Ctrl-C,
+ * then the final report. Also the per-event entry points Lua reaches through FFI.
+ */
+#ifndef SB_RUNNER_H
+#define SB_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "test.h"
+
+#define RUNNER_MAX_CHECKPOINTS 256
+
+typedef struct run_config {
+  unsigned threads;
+  uint64_t max_events;            /* 0 = no limit */
+  double max_time;                /* seconds; 0 = no limit */
+  double warmup_time;             /* seconds run before statistics start */
+  double report_interval;         /* seconds; 0 = no intermediate reports */
+  double checkpoints[RUNNER_MAX_CHECKPOINTS];  /* seconds, ascending */
+  size_t checkpoint_count;
+  double rate;                    /* events per second; 0 = as fast as possible */
+  bool forced_shutdown;
+  double forced_shutdown_after;   /* seconds after max_time */
+  double thread_init_timeout;     /* seconds */
+  size_t thread_stack_size;
+  unsigned percentile;            /* 0 = disabled */
+  bool histogram;
+  bool debug;
+  bool validate;
+} run_config;
+
+/* Thread id of the calling thread: 0..threads-1 for workers, threads for the main and
+   background threads. */
+extern __thread int sb_tls_thread_id;
+
+/* Set the configuration (once, from the parsed options) before anything else runs. */
+void runner_configure(const run_config *config);
+const run_config *runner_config(void);
+
+/* Run the test's `run` command; returns the process exit code (0, 1 error, 2 forced
+   shutdown or thread start-up timeout, 128+signal when interrupted). */
+int runner_run(sb_test *test);
+
+/* A fatal error in any thread: every worker stops at its next event and the run ends with
+   exit code 1. */
+void runner_fail(void);
+bool runner_failed(void);
+
+/* Per-event API (exported for LuaJIT FFI under sysbench 1.0's names). */
+bool sb_more_events(int thread_id);
+void sb_event_start(int thread_id);
+void sb_event_stop(int thread_id);
+bool sb_event_next(int thread_id);     /* stop the running event and start the next, if any */
+void sb_event_cancel(int thread_id);   /* the running event ends uncounted */
+void sb_counter_inc(int thread_id, sb_counter_type type);
+void sb_counter_add(int thread_id, sb_counter_type type, uint64_t amount);
+uint64_t sb_counter_val(int thread_id, sb_counter_type type);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * stats.c: per-worker counters and latencies, snapshots of them, and the arithmetic that
+ * turns two snapshots into a report. See stats.h for who writes what.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static worker_stats *workers;      /* workers + 1 background slot */
+static unsigned worker_count;
+static uint32_t current_epoch;
+
+static inline uint64_t load64(const uint64_t *p)
+{
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void store64(uint64_t *p, uint64_t v)
+{
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+int stats_init(unsigned count)
+{
+  size_t bytes = (count + 1) * sizeof(worker_stats);
+
+  workers = aligned_alloc(128, bytes);
+  if (workers == NULL)
+    return -1;
+  memset(workers, 0, bytes);
+  worker_count = count;
+  for (unsigned i = 0; i <= count; i++) {
+    workers[i].latency_min_ns = UINT64_MAX;
+    workers[i].histogram = histogram_new();
+    if (workers[i].histogram == NULL)
+      return -1;
+  }
+  return 0;
+}
+
+void stats_free(void)
+{
+  if (workers == NULL)
+    return;
+  for (unsigned i = 0; i <= worker_count; i++)
+    histogram_free(workers[i].histogram);
+  free(workers);
+  workers = NULL;
+}
+
+unsigned stats_workers(void)
+{
+  return worker_count;
+}
+
+worker_stats *stats_of(unsigned thread_id)
+{
+  /* Unknown ids (a script passing a bogus tid) count as background work. */
+  return &workers[thread_id < worker_count ? thread_id : worker_count];
+}
+
+void stats_new_epoch(void)
+{
+  __atomic_add_fetch(&current_epoch, 1, __ATOMIC_RELEASE);
+}
+
+void stats_record_event(worker_stats *w, uint64_t latency_ns)
+{
+  uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
+
+  if (w->epoch != epoch) {
+    w->epoch = epoch;
+    store64(&w->latency_min_ns, latency_ns);
+    store64(&w->latency_max_ns, latency_ns);
+  } else {
+    if (latency_ns < w->latency_min_ns)
+      store64(&w->latency_min_ns, latency_ns);
+    if (latency_ns > w->latency_max_ns)
+      store64(&w->latency_max_ns, latency_ns);
+  }
+  store64(&w->latency_sum_ns, w->latency_sum_ns + latency_ns);
+  store64(&w->counters[SB_CNT_EVENT], w->counters[SB_CNT_EVENT] + 1);
+  histogram_record(w->histogram, latency_ns);
+}
+
+int stats_snapshot_init(stats_snapshot *s)
+{
+  memset(s, 0, sizeof(*s));
+  s->threads = worker_count;
+  s->thread_events = calloc(worker_count, sizeof(uint64_t));
+  s->thread_latency_ns = calloc(worker_count, sizeof(uint64_t));
+  s->histogram = histogram_new();
+  if (s->thread_events == NULL || s->thread_latency_ns == NULL || s->histogram == NULL) {
+    stats_snapshot_free(s);
+    return -1;
+  }
+  return 0;
+}
+
+void stats_snapshot_free(stats_snapshot *s)
+{
+  free(s->thread_events);
+  free(s->thread_latency_ns);
+  histogram_free(s->histogram);
+  memset(s, 0, sizeof(*s));
+}
+
+void stats_take(stats_snapshot *s)
+{
+  memset(s->counters, 0, sizeof(s->counters));
+  s->latency_sum_ns = 0;
+  histogram_clear(s->histogram);
+
+  for (unsigned i = 0; i < worker_count; i++) {
+    worker_stats *w = &workers[i];
+    for (int c = 0; c < SB_CNT_MAX; c++)
+      s->counters[c] += load64(&w->counters[c]);
+    s->thread_events[i] = load64(&w->counters[SB_CNT_EVENT]);
+    s->thread_latency_ns[i] = load64(&w->latency_sum_ns);
+    s->latency_sum_ns += s->thread_latency_ns[i];
+    histogram_add_live(s->histogram, w->histogram);
+  }
+}
+
+void stats_copy(stats_snapshot *dst, const stats_snapshot *src)
+{
+  dst->taken_ns = src->taken_ns;
+  memcpy(dst->counters, src->counters, sizeof(dst->counters));
+  dst->latency_sum_ns = src->latency_sum_ns;
+  memcpy(dst->thread_events, src->thread_events, worker_count * sizeof(uint64_t));
+  memcpy(dst->thread_latency_ns, src->thread_latency_ns, worker_count * sizeof(uint64_t));
+  histogram_snapshot(dst->histogram, src->histogram);
+}
+
+void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns)
+{
+  uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
+  uint64_t lo = UINT64_MAX, hi = 0;
+
+  for (unsigned i = 0; i < worker_count; i++) {
+    worker_stats *w = &workers[i];
+    /* A worker that has not finished an event since the reset still shows old extremes. */
+    if (__atomic_load_n(&w->epoch, __ATOMIC_RELAXED) != epoch)
+      continue;
+    uint64_t mn = load64(&w->latency_min_ns), mx = load64(&w->latency_max_ns);
+    if (mn < lo)
+      lo = mn;
+    if (mx > hi)
+      hi = mx;
+  }
+  *min_ns = lo;
+  *max_ns = hi;
+}
+
+unsigned stats_in_flight(void)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < worker_count; i++)
+    n += __atomic_load_n(&workers[i].in_event, __ATOMIC_RELAXED);
+  return n;
+}
+
+static void fairness(sb_stat_t *out, const stats_snapshot *from, const stats_snapshot *to)
+{
+  unsigned n = to->threads;
+  double events_sum = 0, time_sum = 0, events_sq = 0, time_sq = 0;
+
+  if (n == 0)
+    return;
+  for (unsigned i = 0; i < n; i++) {
+    events_sum += (double) (to->thread_events[i] - from->thread_events[i]);
+    time_sum += (double) (to->thread_latency_ns[i] - from->thread_latency_ns[i]) / 1e9;
+  }
+  out->events_avg = events_sum / n;
+  out->time_avg = time_sum / n;
+  for (unsigned i = 0; i < n; i++) {
+    double de = (double) (to->thread_events[i] - from->thread_events[i]) - out->events_avg;
+    double dt = (double) (to->thread_latency_ns[i] - from->thread_latency_ns[i]) / 1e9
+                - out->time_avg;
+    events_sq += de * de;
+    time_sq += dt * dt;
+  }
+  out->events_stddev = sqrt(events_sq / n);
+  out->time_stddev = sqrt(time_sq / n);
+}
+
+void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snapshot *to,
+                   latency_histogram *scratch, double percentile, uint64_t min_ns,
+                   uint64_t max_ns)
+{
+  const uint64_t *a = from->counters, *b = to->counters;
+
+  out->events = b[SB_CNT_EVENT] - a[SB_CNT_EVENT];
+  out->reads = b[SB_CNT_READ] - a[SB_CNT_READ];
+  out->writes = b[SB_CNT_WRITE] - a[SB_CNT_WRITE];
+  out->other = b[SB_CNT_OTHER] - a[SB_CNT_OTHER];
+  out->errors = b[SB_CNT_ERROR] - a[SB_CNT_ERROR];
+  out->reconnects = b[SB_CNT_RECONNECT] - a[SB_CNT_RECONNECT];
+  out->rows = b[SB_CNT_ROWS] - a[SB_CNT_ROWS];
+  out->bytes_read = b[SB_CNT_BYTES_READ] - a[SB_CNT_BYTES_READ];
+  out->bytes_written = b[SB_CNT_BYTES_WRITTEN] - a[SB_CNT_BYTES_WRITTEN];
+  out->time_interval = (double) (to->taken_ns - from->taken_ns) / 1e9;
+
+  histogram_diff(scratch, to->histogram, from->histogram);
+  out->histogram = scratch;
+  out->latency_pct = 0;
+  if (percentile > 0 && histogram_total(scratch) > 0)
+    out->latency_pct = (double) histogram_percentile(scratch, percentile, min_ns, max_ns) / 1e9;
+
+  out->latency_sum = (double) (to->latency_sum_ns - from->latency_sum_ns) / 1e9;
+  out->latency_avg = out->events ? out->latency_sum / (double) out->events : 0;
+  out->latency_min = (out->events && min_ns != UINT64_MAX) ? (double) min_ns / 1e9 : 0;
+  out->latency_max = out->events ? (double) max_ns / 1e9 : 0;
+  fairness(out, from, to);
+}

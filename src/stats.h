@@ -1,0 +1,125 @@
+/*
+ * stats.h: what each worker thread counts, and how the reporter turns that into reports.
+ *
+ * Every worker owns one cache-line-aligned worker_stats: event and query counters, the sum and
+ * extremes of event latencies, and a latency histogram. Only its own thread writes it, with
+ * plain stores; nothing on the per-event path is shared. The reporter reads all of them with
+ * relaxed loads into a stats_snapshot; the difference of two snapshots is an interval (or the
+ * whole run since the last checkpoint), which is what sb_stat_t reports describe. Resetting
+ * (after warm-up, at a checkpoint) is the reporter taking a new baseline snapshot, never a
+ * write into a worker's counters. Latency extremes cannot be subtracted, so a reset also bumps
+ * an epoch that tells each worker to restart its min/max at its next event.
+ */
+#ifndef SB_STATS_H
+#define SB_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "histogram.h"
+
+/*
+ * Counter kinds. The first six values are fixed: scripts declare
+ * "SB_CNT_OTHER, SB_CNT_READ, SB_CNT_WRITE, SB_CNT_TRX, SB_CNT_ERROR, SB_CNT_RECONNECT"
+ * through FFI and call sb_counter_inc(tid, SB_CNT_ERROR) with those numbers.
+ */
+typedef enum {
+  SB_CNT_OTHER = 0,
+  SB_CNT_READ = 1,
+  SB_CNT_WRITE = 2,
+  SB_CNT_EVENT = 3,        /* "SB_CNT_TRX" in the Lua declaration */
+  SB_CNT_ERROR = 4,        /* ignored errors */
+  SB_CNT_RECONNECT = 5,
+  SB_CNT_ROWS = 6,         /* rows returned by reads (for rows per second) */
+  SB_CNT_BYTES_READ = 7,
+  SB_CNT_BYTES_WRITTEN = 8,
+  SB_CNT_MAX
+} sb_counter_type;
+
+typedef struct worker_stats {
+  uint64_t counters[SB_CNT_MAX];
+  uint64_t latency_sum_ns;
+  uint64_t latency_min_ns;
+  uint64_t latency_max_ns;
+  uint64_t event_start_ns;     /* start of the running event (its scheduled time under --rate) */
+  uint64_t scheduled_ns;       /* under --rate: when the next event was due */
+  uint64_t events_quota;       /* --events: events this thread may still start */
+  uint32_t epoch;              /* the reset epoch min/max belong to */
+  uint32_t in_event;           /* 1 while event() runs: the reporter sums it as concurrency */
+  latency_histogram *histogram;
+} __attribute__((aligned(128))) worker_stats;
+
+/* Totals over a set of workers at one moment. */
+typedef struct stats_snapshot {
+  uint64_t taken_ns;
+  uint64_t counters[SB_CNT_MAX];
+  uint64_t latency_sum_ns;
+  unsigned threads;
+  uint64_t *thread_events;     /* per worker */
+  uint64_t *thread_latency_ns; /* per worker */
+  latency_histogram *histogram;
+} stats_snapshot;
+
+/* A report: what happened between two snapshots. Times in seconds. */
+typedef struct sb_stat {
+  unsigned threads_running;
+  double time_interval;
+  double time_total;
+  double latency_pct;          /* the --percentile latency, seconds; 0 when disabled */
+  uint64_t events;
+  uint64_t reads;
+  uint64_t writes;
+  uint64_t other;
+  uint64_t errors;
+  uint64_t reconnects;
+  uint64_t rows;
+  uint64_t bytes_read;
+  uint64_t bytes_written;
+  uint64_t queue_length;       /* --rate: events waiting for a worker */
+  uint64_t concurrency;        /* --rate: events being executed */
+  double latency_min;
+  double latency_max;
+  double latency_avg;
+  double latency_sum;
+  double events_avg;           /* fairness: per-thread events */
+  double events_stddev;
+  double time_avg;             /* fairness: per-thread execution time */
+  double time_stddev;
+  const latency_histogram *histogram;  /* the latencies behind latency_pct */
+} sb_stat_t;
+
+/* Allocate stats for `workers` workers plus one background slot (id == workers). */
+int stats_init(unsigned workers);
+void stats_free(void);
+
+unsigned stats_workers(void);
+worker_stats *stats_of(unsigned thread_id);
+
+/* Reset epoch: bumped by the reporter when it takes a new baseline. */
+void stats_new_epoch(void);
+
+/* Record one finished event of `latency_ns` for `w` (called by the owning worker). */
+void stats_record_event(worker_stats *w, uint64_t latency_ns);
+
+/* Snapshot of the workers' stats (background slot excluded). */
+int stats_snapshot_init(stats_snapshot *s);
+void stats_snapshot_free(stats_snapshot *s);
+void stats_take(stats_snapshot *s);
+void stats_copy(stats_snapshot *dst, const stats_snapshot *src);
+
+/* Minimum and maximum event latency since the last epoch, over all workers (ns). */
+void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns);
+
+/* In-flight events (workers inside event()). */
+unsigned stats_in_flight(void);
+
+/*
+ * Fill `out` with what happened between `from` and `to`; `scratch` receives the interval
+ * histogram (out->histogram points at it). `percentile` is --percentile (0 = none);
+ * min_ns/max_ns clamp the percentile (pass 0 and UINT64_MAX when unknown).
+ */
+void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snapshot *to,
+                   latency_histogram *scratch, double percentile, uint64_t min_ns,
+                   uint64_t max_ns);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * test.h: what a benchmark (a compiled-in test or a Lua script) gives the runner.
+ *
+ * A test names itself, declares its options, implements the commands it supports, and for
+ * `run` provides the per-thread hooks the runner calls. A C test supplies `event`, which the
+ * runner calls in its own tight loop; a Lua test supplies `thread_run`, a whole loop that
+ * calls back into sb_more_events / sb_event_start / sb_event_stop through FFI.
+ */
+#ifndef SB_TEST_H
+#define SB_TEST_H
+
+#include <stdbool.h>
+
+#include "options.h"
+#include "stats.h"
+
+typedef struct sb_test_ops {
+  int (*init)(void);                   /* main thread, before the run mode is printed */
+  void (*print_mode)(void);            /* test lines after "Running the test with..." */
+  int (*prepare)(void);                /* main thread, after the run mode is printed */
+  int (*thread_init)(int thread_id);   /* in each worker, before the start barrier */
+  int (*event)(int thread_id);         /* one event (C tests); non-zero = fatal error */
+  int (*thread_run)(int thread_id);    /* the whole loop (Lua tests); non-zero = error */
+  int (*thread_done)(int thread_id);   /* in each worker, after its loop */
+  void (*report_intermediate)(sb_stat_t *stat);
+  void (*report_cumulative)(sb_stat_t *stat);
+  int (*cleanup)(void);                /* main thread, after workers stopped */
+  int (*done)(void);                   /* main thread, last */
+} sb_test_ops;
+
+typedef struct sb_test {
+  const char *name;                    /* what the user types: "cpu", "oltp_read_only" */
+  const char *description;             /* listed by --help for compiled-in tests */
+  const sb_arg_t *args;                /* test options (NULL = none declared) */
+  int (*cmd_prepare)(void);            /* NULL: "does not implement the 'prepare' command" */
+  int (*cmd_cleanup)(void);
+  int (*cmd_help)(void);
+  sb_test_ops ops;
+} sb_test;
+
+/* Compiled-in tests, NULL-terminated, in --help order. */
+extern sb_test *const builtin_tests[];
+
+#endif
