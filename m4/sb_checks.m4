@@ -42,6 +42,22 @@ AC_DEFUN([SB_CHECK_MYSQL], [
                      [[MYSQL *m = mysql_init(0); mysql_close(m);]])],
       [AC_MSG_RESULT([yes]); sb_mysql_summary="yes ($MYSQL_LIBS)"],
       [AC_MSG_RESULT([no])])
+    AS_IF([test "x$sb_mysql_summary" != xno], [
+      # What the client library offers: Oracle's ssl-mode and compression algorithms, and
+      # MariaDB Connector/C's I/O plugin interface (the driver's blocking socket reads).
+      CPPFLAGS_save="$CPPFLAGS"; CPPFLAGS="$CPPFLAGS $MYSQL_CFLAGS"
+      AC_CHECK_DECL([MYSQL_OPT_SSL_MODE],
+        [AC_DEFINE([HAVE_MYSQL_OPT_SSL_MODE], [1], [libmysqlclient has MYSQL_OPT_SSL_MODE])],
+        [], [[#include <mysql.h>]])
+      AC_CHECK_DECL([MYSQL_OPT_COMPRESSION_ALGORITHMS],
+        [AC_DEFINE([HAVE_MYSQL_OPT_COMPRESSION_ALGORITHMS], [1],
+          [libmysqlclient has MYSQL_OPT_COMPRESSION_ALGORITHMS])],
+        [], [[#include <mysql.h>]])
+      AC_CHECK_HEADER([ma_pvio.h],
+        [AC_DEFINE([HAVE_MA_PVIO_H], [1], [MariaDB Connector/C I/O plugin header])],
+        [], [[#include <mysql.h>]])
+      CPPFLAGS="$CPPFLAGS_save"
+    ])
     CFLAGS="$sb_save_CFLAGS"; LIBS="$sb_save_LIBS"
     AS_IF([test "x$sb_mysql_summary" = xno && test "x$with_mysql" != xcheck],
       [AC_MSG_ERROR([--with-mysql given but no MySQL client library found: install libmariadb-dev])])

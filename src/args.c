@@ -15,6 +15,13 @@
 
 #define CONFIG_LINE_MAX 4096
 
+static const char *current_command;
+
+const char *args_current_command(void)
+{
+  return current_command;
+}
+
 static int set_one(const char *name, const char *value, bool from_config, const char *where)
 {
   char err[512];
@@ -151,6 +158,7 @@ int args_parse(int argc, char *argv[], parsed_args *out)
         out->testname = arg;
       } else if (out->command == NULL) {
         out->command = arg;
+        current_command = arg;
       } else {
         fprintf(stderr, "Unrecognized command line argument: %s\n", arg);
         return -1;

@@ -24,4 +24,7 @@ int args_read_config_file(const char *path);
    string options instead. */
 int args_check_pending(bool accept_unknown);
 
+/* The command given on the command line ("prepare", "run", ...), or NULL. */
+const char *args_current_command(void);
+
 #endif

@@ -47,8 +47,8 @@ const sb_arg_t general_args[] = {
 };
 
 const sb_arg_t rand_args[] = {
-  {"rand-type", "random numbers distribution {uniform, gaussian, special, pareto, zipfian} "
-   "to use by default", "special", SB_ARG_TYPE_STRING, NULL},
+  {"rand-type", "random numbers distribution {uniform,gaussian,special,pareto,zipfian}",
+   "special", SB_ARG_TYPE_STRING, NULL},
   {"rand-spec-iter", "number of iterations used for numbers generation", "12",
    SB_ARG_TYPE_INT, NULL},
   {"rand-spec-pct", "percentage of values to be treated as 'special' (for special "
@@ -90,12 +90,14 @@ int cli_options_register(char *err, size_t errlen)
   return options_register(hidden, err, errlen);
 }
 
-/* 1.0's deprecated aliases win when given a non-default value, with a warning. */
+/* 1.0's deprecated aliases win when given a non-default value, with a warning. The value is
+   copied into the new option too, so scripts reading sysbench.opt.threads see it, as in 1.0. */
 static int64_t aliased_int(const char *name, const char *alias, int64_t alias_default)
 {
   int64_t old = opt_int(alias);
   if (opt_is_set(alias) && old != alias_default) {
     log_text(LOG_WARNING, "--%s is deprecated, use --%s instead", alias, name);
+    option_force(name, opt_string(alias));
     return old;
   }
   return -1;
@@ -210,11 +212,12 @@ int cli_options_load_run_config(run_config *cfg)
                 "expected a positive number of seconds");
 
   cfg->thread_stack_size = opt_size("thread-stack-size");
-  if (cfg->thread_stack_size < 16384) {
-    log_text(LOG_FATAL, "Invalid value for thread-stack-size: %zu. (expected at least 16K)",
-             cfg->thread_stack_size);
-    return -1;
-  }
+  /* 1.0's 64K default is too small for the C++ storage engine linked in (its thread-local
+     storage alone can exceed it); unless the user asked for a size, workers get 1M. */
+  if (!opt_is_set("thread-stack-size") && cfg->thread_stack_size < (1u << 20))
+    cfg->thread_stack_size = 1u << 20;
+  if (cfg->thread_stack_size < 16384)
+    return fail("thread-stack-size", (double) cfg->thread_stack_size, "expected at least 16K");
 
   double rate = opt_double("rate");
   if ((alias = aliased_int("rate", "tx-rate", 0)) > 0)
@@ -249,8 +252,10 @@ int cli_options_load_run_config(run_config *cfg)
 int cli_options_apply_log(void)
 {
   int64_t verbosity = opt_int("verbosity");
-  if (opt_bool("debug"))
+  if (opt_bool("debug")) {
     verbosity = LOG_DEBUG;
+    option_force("verbosity", "5");    /* sysbench.opt.verbosity shows it, as in 1.0 */
+  }
   if (verbosity < 0 || verbosity > 5) {
     log_text(LOG_FATAL, "Invalid value for --verbosity: %lld (expected 0 to 5)",
              (long long) verbosity);
@@ -266,7 +271,7 @@ int cli_options_load_rand_config(rand_config *cfg)
 
   memset(cfg, 0, sizeof(*cfg));
   if (type == NULL || !rand_distribution_parse(type, &cfg->type)) {
-    log_text(LOG_FATAL, "Invalid random numbers distribution: %s. (expected uniform, gaussian, "
+    log_text(LOG_FATAL, "Invalid value for --rand-type: '%s' (expected uniform, gaussian, "
              "special, pareto or zipfian)", type ? type : "");
     return -1;
   }

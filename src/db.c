@@ -1,18 +1,636 @@
 /*
- * db.c: the database layer's state shared by all drivers, and the reports of Lua tests: the
- * SQL layout once a script created a driver, the plain one otherwise.
+ * db.c: the database layer shared by all drivers. It creates drivers and connections for the
+ * Lua API, runs queries and prepared statements through the driver, emulates prepared
+ * statements on the client when the driver cannot or --db-ps-mode=disable says so, batches
+ * bulk inserts, re-prepares statements after a reconnect, and counts every finished query as
+ * a read, write or other (1.0's rule: a result set is a read, affected rows a write).
  */
-#include <stdbool.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "db.h"
+#include "db_emulate.h"
+#include "db_registry.h"
+#include "logger.h"
 #include "report.h"
+#include "runner.h"
+
+/* As in 1.0: a bulk INSERT is sent once it would exceed this, and drivers that need it
+   commit every ROWS_BEFORE_COMMIT rows. */
+#define BULK_PACKET_SIZE (512 * 1024)
+#define ROWS_BEFORE_COMMIT 1000
 
 static bool driver_created;
+static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const db_driver_def *initialized[8];
+static int initialized_count;
 
 bool db_used(void)
 {
   return __atomic_load_n(&driver_created, __ATOMIC_ACQUIRE);
 }
+
+/* --db-debug, read once when the first driver is created (queries test it). */
+static bool debug_queries;
+
+bool db_debug_enabled(void)
+{
+  return debug_queries;
+}
+
+bool db_ps_disabled(void)
+{
+  const char *mode = opt_string("db-ps-mode");
+  return mode != NULL && strcmp(mode, "disable") == 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Drivers                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+static int init_driver_once(const db_driver_def *def)
+{
+  int rc = 0;
+
+  pthread_mutex_lock(&init_mutex);
+  bool done = false;
+  for (int i = 0; i < initialized_count; i++)
+    done |= initialized[i] == def;
+  if (!done) {
+    rc = def->ops->init != NULL ? def->ops->init() : 0;
+    if (rc == 0 && initialized_count < (int) (sizeof(initialized) / sizeof(initialized[0])))
+      initialized[initialized_count++] = def;
+  }
+  pthread_mutex_unlock(&init_mutex);
+  return rc;
+}
+
+static bool check_ps_mode(void)
+{
+  const char *mode = opt_string("db-ps-mode");
+  if (mode == NULL || strcmp(mode, "auto") == 0 || strcmp(mode, "disable") == 0)
+    return true;
+  log_text(LOG_FATAL, "Invalid value for --db-ps-mode: '%s' (expected auto or disable)", mode);
+  return false;
+}
+
+db_driver *db_create(const char *name)
+{
+  if (name == NULL || *name == '\0')
+    name = opt_string("db-driver");
+  if (name == NULL || *name == '\0') {
+    log_text(LOG_FATAL, "No database driver: this binary was built without any (see "
+             "'sysbench --help')");
+    return NULL;
+  }
+  const db_driver_def *def = db_registry_find(name);
+  if (def == NULL) {
+    char known[256] = "";
+    for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++) {
+      strncat(known, known[0] ? ", " : "", sizeof(known) - strlen(known) - 1);
+      strncat(known, (*d)->name, sizeof(known) - strlen(known) - 1);
+    }
+    log_text(LOG_FATAL, "invalid database driver name: '%s' (compiled-in drivers: %s)", name,
+             known[0] ? known : "none");
+    return NULL;
+  }
+  if (!check_ps_mode())
+    return NULL;
+  if (opt_bool("db-debug")) {
+    debug_queries = true;
+    if (log_verbosity() < LOG_DEBUG)
+      log_set_verbosity(LOG_DEBUG);
+  }
+  if (init_driver_once(def) != 0)
+    return NULL;
+
+  __atomic_store_n(&driver_created, true, __ATOMIC_RELEASE);
+  return (db_driver *) &def->instance;
+}
+
+/* Driver handles live as long as the process: a connection may outlive the Lua object of
+   the driver it came from (finalizers run in any order when a state closes). */
+int db_destroy(db_driver *drv)
+{
+  (void) drv;
+  return 0;
+}
+
+int db_driver_family(db_driver *drv)
+{
+  return drv != NULL && drv->def->family == DB_FAMILY_KV ? 1 : 0;
+}
+
+const char *db_statement_text(db_stmt *stmt)
+{
+  return stmt != NULL && stmt->query != NULL ? stmt->query : "";
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Connections                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static __thread char connect_error[768];
+
+const char *db_connect_error(void)
+{
+  return connect_error;
+}
+
+void db_set_connect_error(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(connect_error, sizeof(connect_error), fmt, ap);
+  va_end(ap);
+}
+
+void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
+                  const char *message)
+{
+  con->error = error;
+  con->sql_errno = sql_errno;
+  snprintf(con->sqlstate_buf, sizeof(con->sqlstate_buf), "%s", sql_state ? sql_state : "");
+  snprintf(con->errmsg_buf, sizeof(con->errmsg_buf), "%s", message ? message : "");
+  con->sql_state = con->sqlstate_buf;
+  con->sql_errmsg = con->errmsg_buf;
+}
+
+void db_clear_error(db_conn *con)
+{
+  con->error = DB_ERROR_NONE;
+  con->sql_errno = 0;
+  con->sql_state = NULL;
+  con->sql_errmsg = NULL;
+}
+
+/* The caller misused the API (not a server error): Lua reports "SQL API error". */
+static void api_error(db_conn *con)
+{
+  con->error = DB_ERROR_FATAL;
+  con->sql_errno = 0;
+  con->sql_state = NULL;
+  con->sql_errmsg = NULL;
+}
+
+db_conn *db_connection_create(db_driver *drv)
+{
+  if (drv == NULL)
+    return NULL;
+  db_conn *con = calloc(1, sizeof(*con));
+  if (con == NULL)
+    return NULL;
+  con->driver = drv;
+  con->thread_id = sb_tls_thread_id;
+  connect_error[0] = '\0';
+  if (drv->def->ops->thread_init != NULL && drv->def->ops->thread_init(con->thread_id) != 0) {
+    free(con);
+    return NULL;
+  }
+  if (drv->def->ops->connect(con) != 0) {
+    if (connect_error[0] == '\0')
+      db_set_connect_error("the %s driver could not connect", drv->sname);
+    free(con);
+    return NULL;
+  }
+  con->state = DB_CONN_READY;
+  return con;
+}
+
+static int free_results_internal(db_conn *con)
+{
+  int rc = 0;
+  if (con->state == DB_CONN_RESULT_SET) {
+    const db_driver_ops *ops = con->driver->def->ops;
+    if (ops->free_results != NULL)
+      rc = ops->free_results(&con->rs);
+    con->state = DB_CONN_READY;
+  }
+  return rc;
+}
+
+int db_connection_close(db_conn *con)
+{
+  if (con == NULL || con->state == DB_CONN_INVALID)
+    return 0;
+  free_results_internal(con);
+  int rc = con->driver->def->ops->disconnect(con);
+  con->state = DB_CONN_INVALID;
+  return rc;
+}
+
+int db_connection_reconnect(db_conn *con)
+{
+  const db_driver_ops *ops = con->driver->def->ops;
+  int rc;
+
+  free_results_internal(con);
+  connect_error[0] = '\0';
+  if (ops->reconnect != NULL) {
+    rc = ops->reconnect(con);
+  } else {
+    if (con->state != DB_CONN_INVALID)
+      ops->disconnect(con);
+    rc = ops->connect(con);
+  }
+  con->generation++;
+  con->state = rc == 0 ? DB_CONN_READY : DB_CONN_INVALID;
+  return rc;
+}
+
+void db_connection_free(db_conn *con)
+{
+  if (con == NULL)
+    return;
+  /* Statements the script never closed go with their connection (server-side statements
+     count against the server's max_prepared_stmt_count). */
+  while (con->statements != NULL)
+    db_close(con->statements);
+  db_connection_close(con);
+  free(con->bulk_buffer);
+  free(con->values);
+  free(con);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Counting                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
+{
+  int tid = con->thread_id;
+
+  if (rc == DB_ERROR_NONE) {
+    sb_counter_inc(tid, (sb_counter_type) rs->stat_type);
+    if (rs->stat_type == DB_STAT_READ)
+      sb_counter_add(tid, SB_CNT_ROWS, rs->nrows);
+  } else if (rc == DB_ERROR_IGNORABLE && !con->reconnected) {
+    /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
+    sb_counter_inc(tid, SB_CNT_ERROR);
+  }
+}
+
+void db_count_reconnect(db_conn *con)
+{
+  sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+  con->generation++;
+  con->reconnected = true;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Queries                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Common tail of query and execute: count, keep or drop the result set. */
+static db_result *finish(db_conn *con, db_error_t rc)
+{
+  db_result *rs = &con->rs;
+
+  con->error = rc;
+  count_result(con, rc, rs);
+  if (rc != DB_ERROR_NONE)
+    return NULL;
+  db_clear_error(con);
+  if (rs->stat_type == DB_STAT_READ) {
+    con->state = DB_CONN_RESULT_SET;
+    return rs;
+  }
+  return NULL;
+}
+
+static void reset_result(db_conn *con, db_stmt *stmt)
+{
+  db_result *rs = &con->rs;
+  memset(rs, 0, sizeof(*rs));
+  rs->connection = con;
+  rs->statement = stmt;
+  con->reconnected = false;
+}
+
+static bool connection_usable(db_conn *con)
+{
+  if (con == NULL)
+    return false;
+  if (con->state == DB_CONN_INVALID) {
+    api_error(con);
+    return false;
+  }
+  if (free_results_internal(con) != 0) {
+    api_error(con);
+    return false;
+  }
+  return true;
+}
+
+bool db_statement_start(db_conn *con)
+{
+  if (!connection_usable(con))
+    return false;
+  reset_result(con, NULL);
+  return true;
+}
+
+db_result *db_statement_finish(db_conn *con, db_error_t rc)
+{
+  return finish(con, rc);
+}
+
+db_result *db_query(db_conn *con, const char *query, size_t len)
+{
+  if (!connection_usable(con))
+    return NULL;
+  reset_result(con, NULL);
+  if (db_debug_enabled())
+    log_text(LOG_DEBUG, "query: %.*s", (int) len, query);
+  return finish(con, con->driver->def->ops->query(con, query, len, &con->rs));
+}
+
+db_row_t *db_fetch_row(db_result *rs)
+{
+  if (rs == NULL || rs->connection == NULL || rs->connection->state != DB_CONN_RESULT_SET)
+    return NULL;
+  db_conn *con = rs->connection;
+  const db_driver_ops *ops = con->driver->def->ops;
+  if (ops->fetch_row == NULL)
+    return NULL;
+  if (rs->nfields > con->values_capacity) {
+    db_value_t *grown = realloc(con->values, rs->nfields * sizeof(db_value_t));
+    if (grown == NULL)
+      return NULL;
+    con->values = grown;
+    con->values_capacity = rs->nfields;
+  }
+  rs->row.values = con->values;
+  if (ops->fetch_row(rs, &rs->row) != 0)
+    return NULL;
+  rs->rows_fetched++;
+  return &rs->row;
+}
+
+bool db_more_results(db_conn *con)
+{
+  const db_driver_ops *ops = con->driver->def->ops;
+  return ops->more_results != NULL && ops->more_results(con);
+}
+
+db_result *db_next_result(db_conn *con)
+{
+  const db_driver_ops *ops = con->driver->def->ops;
+  if (ops->next_result == NULL || !db_more_results(con))
+    return NULL;
+  free_results_internal(con);
+  reset_result(con, NULL);
+  return finish(con, ops->next_result(con, &con->rs));
+}
+
+int db_free_results(db_result *rs)
+{
+  if (rs == NULL || rs->connection == NULL)
+    return 0;
+  return free_results_internal(rs->connection);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Prepared statements                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+db_stmt *db_prepare(db_conn *con, const char *query, size_t len)
+{
+  if (!connection_usable(con))
+    return NULL;
+  db_stmt *stmt = calloc(1, sizeof(*stmt));
+  if (stmt == NULL)
+    return NULL;
+  stmt->connection = con;
+  stmt->query = malloc(len + 1);
+  if (stmt->query == NULL) {
+    free(stmt);
+    return NULL;
+  }
+  memcpy(stmt->query, query, len);
+  stmt->query[len] = '\0';
+  stmt->query_len = len;
+  stmt->generation = con->generation;
+
+  const db_driver_ops *ops = con->driver->def->ops;
+  int rc = 1;
+  if (!db_ps_disabled() && ops->prepare != NULL)
+    rc = ops->prepare(stmt, query, len);
+  if (rc < 0) {
+    free(stmt->query);
+    free(stmt);
+    return NULL;
+  }
+  /* 1: no server-side statement (disabled, or the driver cannot prepare this one) */
+  stmt->emulated = rc == 1;
+  db_statement_attach(con, stmt);
+  return stmt;
+}
+
+void db_statement_attach(db_conn *con, db_stmt *stmt)
+{
+  stmt->connection = con;
+  stmt->prev = NULL;
+  stmt->next = con->statements;
+  if (con->statements != NULL)
+    con->statements->prev = stmt;
+  con->statements = stmt;
+}
+
+static int copy_binds(db_bind_t **dst, size_t *dst_count, const db_bind_t *src, size_t n)
+{
+  db_bind_t *copy = n ? malloc(n * sizeof(db_bind_t)) : NULL;
+  if (n && copy == NULL)
+    return -1;
+  if (n)
+    memcpy(copy, src, n * sizeof(db_bind_t));
+  free(*dst);
+  *dst = copy;
+  *dst_count = n;
+  return 0;
+}
+
+int db_bind_param(db_stmt *stmt, db_bind_t *params, size_t len)
+{
+  if (stmt == NULL || copy_binds(&stmt->params, &stmt->param_count, params, len) != 0)
+    return 1;
+  if (stmt->emulated)
+    return 0;
+  const db_driver_ops *ops = stmt->connection->driver->def->ops;
+  return ops->bind_param != NULL ? ops->bind_param(stmt, stmt->params, len) : 0;
+}
+
+int db_bind_result(db_stmt *stmt, db_bind_t *results, size_t len)
+{
+  if (stmt == NULL || copy_binds(&stmt->results, &stmt->result_count, results, len) != 0)
+    return 1;
+  if (stmt->emulated)
+    return 0;
+  const db_driver_ops *ops = stmt->connection->driver->def->ops;
+  return ops->bind_result != NULL ? ops->bind_result(stmt, stmt->results, len) : 0;
+}
+
+/* After a reconnect the server forgot the statement: prepare and bind it again. */
+static int reprepare(db_stmt *stmt)
+{
+  const db_driver_ops *ops = stmt->connection->driver->def->ops;
+
+  if (ops->close != NULL)
+    ops->close(stmt);
+  stmt->ptr = NULL;
+  stmt->generation = stmt->connection->generation;
+  int rc = ops->prepare(stmt, stmt->query, stmt->query_len);
+  if (rc == 1) {
+    stmt->emulated = true;
+    return 0;
+  }
+  if (rc == 0 && stmt->param_count && ops->bind_param != NULL)
+    rc = ops->bind_param(stmt, stmt->params, stmt->param_count);
+  if (rc == 0 && stmt->result_count && ops->bind_result != NULL)
+    rc = ops->bind_result(stmt, stmt->results, stmt->result_count);
+  return rc;
+}
+
+db_result *db_execute(db_stmt *stmt)
+{
+  if (stmt == NULL)
+    return NULL;
+  db_conn *con = stmt->connection;
+  if (!connection_usable(con))
+    return NULL;
+  const db_driver_ops *ops = con->driver->def->ops;
+
+  reset_result(con, stmt);
+  if (stmt->emulated) {
+    size_t len;
+    const char *text = db_emulate_statement(stmt, &len);
+    if (text == NULL) {
+      api_error(con);
+      return NULL;
+    }
+    if (db_debug_enabled())
+      log_text(LOG_DEBUG, "query: %.*s", (int) len, text);
+    return finish(con, ops->query(con, text, len, &con->rs));
+  }
+
+  if (stmt->generation != con->generation && reprepare(stmt) != 0) {
+    if (con->error == DB_ERROR_NONE)
+      api_error(con);
+    count_result(con, con->error, &con->rs);
+    return NULL;
+  }
+  if (db_debug_enabled())
+    log_text(LOG_DEBUG, "execute: %s", stmt->query);
+  return finish(con, ops->execute(stmt, &con->rs));
+}
+
+int db_close(db_stmt *stmt)
+{
+  if (stmt == NULL)
+    return 0;
+  db_conn *con = stmt->connection;
+  if (stmt->prev != NULL)
+    stmt->prev->next = stmt->next;
+  else
+    con->statements = stmt->next;
+  if (stmt->next != NULL)
+    stmt->next->prev = stmt->prev;
+  const db_driver_ops *ops = con->driver->def->ops;
+  if (!stmt->emulated && ops->close != NULL && stmt->connection->state != DB_CONN_INVALID)
+    ops->close(stmt);
+  free(stmt->query);
+  free(stmt->params);
+  free(stmt->results);
+  free(stmt->emulation_buffer);
+  free(stmt);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Bulk inserts                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+static int bulk_reserve(db_conn *con, size_t need)
+{
+  if (need <= con->bulk_capacity)
+    return 0;
+  size_t capacity = con->bulk_capacity ? con->bulk_capacity : BULK_PACKET_SIZE + 1024;
+  while (capacity < need)
+    capacity *= 2;
+  char *grown = realloc(con->bulk_buffer, capacity);
+  if (grown == NULL)
+    return -1;
+  con->bulk_buffer = grown;
+  con->bulk_capacity = capacity;
+  return 0;
+}
+
+static int bulk_commit(db_conn *con)
+{
+  if (!con->driver->def->needs_commit || con->bulk_uncommitted == 0)
+    return 0;
+  con->bulk_uncommitted = 0;
+  db_query(con, "COMMIT", 6);
+  return con->error == DB_ERROR_NONE ? 0 : -1;
+}
+
+static int bulk_flush(db_conn *con)
+{
+  if (con->bulk_values == 0)
+    return 0;
+  db_query(con, con->bulk_buffer, con->bulk_size);
+  con->bulk_uncommitted += con->bulk_values;
+  con->bulk_values = 0;
+  con->bulk_size = con->bulk_prefix_len;
+  if (con->error != DB_ERROR_NONE)
+    return -1;
+  return con->bulk_uncommitted >= ROWS_BEFORE_COMMIT ? bulk_commit(con) : 0;
+}
+
+int db_bulk_insert_init(db_conn *con, const char *query, size_t len)
+{
+  if (con == NULL || bulk_reserve(con, len + 1) != 0)
+    return 1;
+  memcpy(con->bulk_buffer, query, len);
+  con->bulk_size = con->bulk_prefix_len = len;
+  con->bulk_values = 0;
+  con->bulk_uncommitted = 0;
+  return 0;
+}
+
+int db_bulk_insert_next(db_conn *con, const char *values, size_t len)
+{
+  if (con == NULL || con->bulk_prefix_len == 0)
+    return 1;
+  if (con->bulk_values > 0 && con->bulk_size + len + 1 > BULK_PACKET_SIZE && bulk_flush(con))
+    return 1;
+  if (bulk_reserve(con, con->bulk_size + len + 2) != 0)
+    return 1;
+  con->bulk_buffer[con->bulk_size++] = con->bulk_values > 0 ? ',' : ' ';
+  memcpy(con->bulk_buffer + con->bulk_size, values, len);
+  con->bulk_size += len;
+  con->bulk_values++;
+  return 0;
+}
+
+int db_bulk_insert_done(db_conn *con)
+{
+  if (con == NULL || con->bulk_prefix_len == 0)
+    return 1;
+  int rc = bulk_flush(con);
+  if (rc == 0)
+    rc = bulk_commit(con);
+  con->bulk_prefix_len = 0;
+  return rc != 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reports and shutdown                                                                       */
+/* ------------------------------------------------------------------------------------------ */
 
 void db_report_intermediate(sb_stat_t *stat)
 {
@@ -27,8 +645,17 @@ void db_report_cumulative(sb_stat_t *stat)
   if (db_used())
     report_cumulative_sql(stat);
   report_cumulative_general(stat);
+  for (int i = 0; i < initialized_count; i++)
+    if (initialized[i]->ops->report_cumulative != NULL)
+      initialized[i]->ops->report_cumulative();
 }
 
 void db_done(void)
 {
+  pthread_mutex_lock(&init_mutex);
+  for (int i = 0; i < initialized_count; i++)
+    if (initialized[i]->ops->done != NULL)
+      initialized[i]->ops->done();
+  initialized_count = 0;
+  pthread_mutex_unlock(&init_mutex);
 }

@@ -73,6 +73,7 @@ typedef struct {
 } db_row_t;
 
 typedef struct db_driver_def db_driver_def;
+typedef struct db_kv_ops db_kv_ops;
 typedef struct db_driver db_driver;
 typedef struct db_conn db_conn;
 typedef struct db_stmt db_stmt;
@@ -104,11 +105,23 @@ typedef struct db_driver_ops {
   int (*close)(db_stmt *stmt);
   int (*thread_done)(int thread_id);
   int (*done)(void);                                 /* once per process, at exit */
+  /* Escape `len` bytes of a string value for a client-side statement (without the quotes);
+     dst holds 2 * len + 1 bytes. Returns the escaped length. NULL: generic escaping. */
+  size_t (*escape)(db_conn *con, char *dst, const char *src, size_t len);
   /* Report hooks a driver may add (per-server counts, error breakdown, engine stats). */
   void (*report_cumulative)(void);
 } db_driver_ops;
 
-/* A compiled-in driver's description (see db_registry.c for the list). */
+/* A driver handle (Lua's sql_driver); one per compiled-in driver, living in its def. */
+struct db_driver {
+  const char *sname;
+  const char *lname;
+  /* opaque to Lua from here */
+  const db_driver_def *def;
+};
+
+/* A compiled-in driver's description (see db_registry.c for the list). Define one with
+   DB_DRIVER_DEF so its handle points back at it. */
 struct db_driver_def {
   const char *name;             /* --db-driver value, e.g. "mysql" */
   const char *description;      /* e.g. "MySQL driver" */
@@ -116,15 +129,13 @@ struct db_driver_def {
   const sb_arg_t *args;         /* driver options, listed by --help as "<name> options:" */
   bool needs_commit;            /* bulk inserts COMMIT every 1000 rows */
   const db_driver_ops *ops;
+  const db_kv_ops *kv;          /* key-value operations (KV family), see db_kv.h */
+  db_driver instance;           /* the handle db_create() hands out */
 };
 
-/* A driver instance (Lua's sql_driver). */
-struct db_driver {
-  const char *sname;
-  const char *lname;
-  /* opaque to Lua from here */
-  const db_driver_def *def;
-};
+#define DB_DRIVER_INSTANCE(self, name_, description_) \
+  .instance = { (name_), (description_), &(self) }
+
 
 typedef enum {
   DB_CONN_READY,
@@ -155,6 +166,10 @@ struct db_conn {
   db_result rs;             /* the one result a connection has at a time */
   db_conn_state_t state;
   int thread_id;
+  uint32_t generation;      /* bumped by every reconnect: statements prepared before are gone */
+  bool reconnected;         /* the failing call reconnected: count a reconnect, not an error */
+  db_value_t *values;       /* fetch_row() values, nfields of them */
+  uint32_t values_capacity;
   /* bulk insert */
   char *bulk_buffer;
   size_t bulk_size;         /* bytes used */
@@ -162,6 +177,7 @@ struct db_conn {
   size_t bulk_prefix_len;   /* "INSERT ... VALUES" part */
   uint32_t bulk_values;     /* rows in the current statement */
   uint32_t bulk_uncommitted;
+  db_stmt *statements;      /* open statements, closed with the connection */
   /* driver-owned scratch for error texts */
   char errmsg_buf[512];
   char sqlstate_buf[8];
@@ -179,12 +195,18 @@ struct db_stmt {
   db_bind_t *results;
   size_t result_count;
   db_stat_t expected_stat;  /* for drivers that count without a server answer (dry run) */
+  uint32_t generation;      /* connection generation it was prepared in */
+  char *emulation_buffer;   /* client-side statements: the query text, reused */
+  size_t emulation_capacity;
+  db_stmt *prev, *next;     /* in the connection's list */
 };
 
 /* ---- API used by sysbench.sql (names and signatures as 1.0.20's FFI declarations) ---- */
 
 db_driver *db_create(const char *name);
 int db_destroy(db_driver *drv);
+int db_driver_family(db_driver *drv);          /* 0 SQL, 1 KV */
+const char *db_statement_text(db_stmt *stmt);
 
 db_conn *db_connection_create(db_driver *drv);
 int db_connection_close(db_conn *con);
@@ -209,10 +231,27 @@ int db_free_results(db_result *rs);
 
 /* ---- for drivers ---- */
 
+/* Why the calling thread's last connection attempt failed, for the Lua error message (a
+   driver sets it with db_set_connect_error(); never holds a password). "" when unknown. */
+const char *db_connect_error(void);
+void db_set_connect_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Set the connection's error fields (the texts are copied into the connection). */
 void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
                   const char *message);
 void db_clear_error(db_conn *con);
+
+/* A driver reconnected `con` by itself: count it (as a reconnect, not as an ignored error)
+   and invalidate prepared statements (the db layer re-prepares them on their next
+   execution). */
+void db_count_reconnect(db_conn *con);
+
+/* For other entry points of the layer (db_kv.c): a statement's start (frees the previous
+   result; false if the connection is unusable) and end (counts it, keeps a result set). */
+bool db_statement_start(db_conn *con);
+db_result *db_statement_finish(db_conn *con, db_error_t rc);
+/* Put a statement the caller built on the connection's list (closed with it). */
+void db_statement_attach(db_conn *con, db_stmt *stmt);
 
 /* --db-debug */
 bool db_debug_enabled(void);

@@ -11,6 +11,8 @@
 
 #ifdef SB_DRIVER_MYSQL
 extern const db_driver_def mysql_driver_def;
+#endif
+#ifdef SB_DRIVER_TIDB
 extern const db_driver_def tidb_driver_def;
 #endif
 #ifdef SB_DRIVER_ROCKSDB
@@ -20,6 +22,8 @@ extern const db_driver_def rocksdb_driver_def;
 const db_driver_def *const db_driver_defs[] = {
 #ifdef SB_DRIVER_MYSQL
   &mysql_driver_def,
+#endif
+#ifdef SB_DRIVER_TIDB
   &tidb_driver_def,
 #endif
 #ifdef SB_DRIVER_ROCKSDB

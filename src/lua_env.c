@@ -42,11 +42,10 @@ static bool *worker_failed;
 static sb_arg_t *declared_args;           /* from sysbench.cmdline.options, sorted */
 static bool hook_intermediate, hook_cumulative;
 
-/* States of background threads that ran report hooks; closed at the end. */
-static pthread_mutex_t report_states_mutex = PTHREAD_MUTEX_INITIALIZER;
-static lua_State *report_states[8];
-static int report_state_count;
-static __thread lua_State *thread_report_state;
+/* The state a background (reporter) thread runs report hooks in, closed when that thread
+   exits: as in 1.0, finalizers such as report_json's closing "]" run before the final
+   report is printed. */
+static pthread_key_t report_state_key;
 static pthread_t main_thread;
 
 static sb_test lua_test;
@@ -150,7 +149,7 @@ static int find_script(const char *name, script_source *out)
     if (read_stream(stdin, out) != 0)
       return -1;
     out->path = NULL;
-    out->chunkname = strdup("=<stdin>");
+    out->chunkname = strdup("=stdin");   /* errors read "stdin:1: ...", as in 1.0 */
     return 0;
   }
   if (is_regular_file(name))
@@ -372,7 +371,9 @@ static int op_init(void)
     return -1;
   if (call_global(main_state, "init", -1, false) != 0)
     return -1;
-  if (!global_is_function(main_state, "event") && !global_is_function(main_state, "thread_run")) {
+  /* Checked even when the script replaces thread_run (the built-in one always exists), as
+     1.0 does. */
+  if (!global_is_function(main_state, "event")) {
     log_text(LOG_FATAL, "cannot find the event() function in %s", lua_test.name);
     return -1;
   }
@@ -431,17 +432,20 @@ static lua_State *report_state(void)
 {
   if (pthread_equal(pthread_self(), main_thread))
     return main_state;
-  if (thread_report_state == NULL) {
-    thread_report_state = new_script_state((int) runner_config()->threads);
-    if (thread_report_state == NULL)
+  lua_State *L = pthread_getspecific(report_state_key);
+  if (L == NULL) {
+    L = new_script_state((int) runner_config()->threads);
+    if (L == NULL)
       return NULL;
-    export_options(thread_report_state);
-    pthread_mutex_lock(&report_states_mutex);
-    if (report_state_count < (int) (sizeof(report_states) / sizeof(report_states[0])))
-      report_states[report_state_count++] = thread_report_state;
-    pthread_mutex_unlock(&report_states_mutex);
+    export_options(L);
+    pthread_setspecific(report_state_key, L);
   }
-  return thread_report_state;
+  return L;
+}
+
+static void close_report_state(void *L)
+{
+  lua_close(L);
 }
 
 static void set_stat(lua_State *L, const char *name, double value)
@@ -488,8 +492,13 @@ static bool call_report_hook(lua_State *L, const char *hook, const sb_stat_t *st
   }
   push_stat(L, stat, cumulative);
   if (lua_pcall(L, 1, 0, 0) != 0) {
-    log_text(LOG_FATAL, "`%s' hook failed: %s", hook, lua_state_error_text(L, -1));
+    log_text(LOG_FATAL, "`%s' function failed: %s", hook, lua_state_error_text(L, -1));
     lua_pop(L, 1);
+    /* A broken intermediate hook stops the run; the final one can only set the exit code. */
+    if (cumulative)
+      runner_fail_late();
+    else
+      runner_fail();
   }
   lua_pop(L, 2);
   return true;
@@ -591,6 +600,7 @@ int lua_call_custom_command(const char *command)
   int rc = 0;
   if (workers == NULL)
     return -1;
+  log_text(LOG_NOTICE, "Initializing worker threads...\n");
   for (unsigned i = 0; i < n; i++) {
     workers[i] = (command_worker) { .thread_id = (int) i, .command = command };
     int err = pthread_create(&workers[i].thread, NULL, command_worker_main, &workers[i]);
@@ -649,7 +659,10 @@ sb_test *lua_load_test(const char *name, const char *command)
   main_thread = pthread_self();
   lua_test.name = test_name_of(name);
 
-  main_state = new_script_state((int) runner_config()->threads);
+  /* The main state is thread 0 to scripts, as in 1.0 (its C-side work is background). */
+  if (pthread_key_create(&report_state_key, close_report_state) != 0)
+    return NULL;
+  main_state = new_script_state(0);
   if (main_state == NULL)
     return NULL;
   if (read_declared_options(main_state) != 0) {
@@ -677,9 +690,6 @@ sb_test *lua_load_test(const char *name, const char *command)
 
 void lua_env_done(void)
 {
-  for (int i = 0; i < report_state_count; i++)
-    lua_close(report_states[i]);
-  report_state_count = 0;
   if (main_state != NULL)
     lua_close(main_state);
   main_state = NULL;

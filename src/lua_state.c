@@ -15,10 +15,11 @@
 #include "logger.h"
 #include "lua_state.h"
 
-/* Internal modules in load order: later ones use earlier ones (compat aliases rand, sql...). */
+/* Internal modules in load order: later ones use earlier ones (compat aliases rand, sql...);
+   "sysbench" comes first because it makes ffi.cdef tolerate repeated declarations. */
 static const char *const internal_modules[] = {
-  "sysbench.rand",
   "sysbench",
+  "sysbench.rand",
   "sysbench.cmdline",
   "sysbench.sql",
   "sysbench.db",

@@ -40,6 +40,7 @@ static struct {
 static uint64_t events_remaining __attribute__((aligned(128)));
 
 static int failed;
+static int failed_late;
 static volatile sig_atomic_t interrupted_by;
 static sem_t main_wakeup;
 
@@ -55,6 +56,7 @@ static int barrier_release;            /* 1 = run, -1 = abort */
 
 /* Measurement timeline (monotonic ns). */
 static uint64_t measure_start_ns;
+static uint64_t stopped_at_ns;         /* when the main thread stopped the workers; 0 = not */
 
 /* Reporter state: owned by the reporter thread while it runs, by the main thread after. */
 static pthread_t reporter;
@@ -88,6 +90,16 @@ bool runner_failed(void)
   return __atomic_load_n(&failed, __ATOMIC_ACQUIRE);
 }
 
+bool runner_stopping(void)
+{
+  return __atomic_load_n(&flags.stop, __ATOMIC_ACQUIRE);
+}
+
+void runner_fail_late(void)
+{
+  __atomic_store_n(&failed_late, 1, __ATOMIC_RELEASE);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Per-event API                                                                              */
 /* ------------------------------------------------------------------------------------------ */
@@ -119,7 +131,11 @@ bool sb_more_events(int thread_id)
     return false;
 
   worker_stats *w = stats_of((unsigned) thread_id);
-  if (config.max_events > 0 && !__atomic_load_n(&flags.warming_up, __ATOMIC_RELAXED)) {
+  /* Acquire pairs with end_warmup(): an event started after this load sees the warm-up
+     over, and its record cannot have been in the baseline snapshot taken before. */
+  int warming = __atomic_load_n(&flags.warming_up, __ATOMIC_ACQUIRE);
+  w->warmup_event = (uint32_t) warming;
+  if (config.max_events > 0 && !warming) {
     if (w->events_quota == 0 && !claim_events(w))
       return false;
     w->events_quota--;
@@ -142,7 +158,9 @@ void sb_event_stop(int thread_id)
   uint64_t now = clock_now_ns();
   uint64_t latency = now > w->event_start_ns ? now - w->event_start_ns : 0;
 
-  stats_record_event(w, latency);
+  /* An event begun during warm-up is not measured even if it ends after it. */
+  if (!w->warmup_event)
+    stats_record_event(w, latency);
   __atomic_store_n(&w->in_event, 0, __ATOMIC_RELAXED);
 }
 
@@ -153,7 +171,8 @@ bool sb_event_next(int thread_id)
   worker_stats *w = stats_of((unsigned) thread_id);
   uint64_t now = clock_now_ns();
 
-  stats_record_event(w, now > w->event_start_ns ? now - w->event_start_ns : 0);
+  if (!w->warmup_event)
+    stats_record_event(w, now > w->event_start_ns ? now - w->event_start_ns : 0);
   if (!sb_more_events(thread_id)) {
     __atomic_store_n(&w->in_event, 0, __ATOMIC_RELAXED);
     return false;
@@ -240,7 +259,7 @@ static void *worker_main(void *arg)
   __atomic_sub_fetch(&threads_running, 1, __ATOMIC_RELAXED);
 
   if (ops->thread_done != NULL && ops->thread_done(thread_id) != 0)
-    runner_fail();
+    runner_fail_late();
 
   __atomic_add_fetch(&workers_exited, 1, __ATOMIC_RELEASE);
   sem_post(&main_wakeup);
@@ -355,12 +374,18 @@ static void *reporter_main(void *arg)
                            .tv_nsec = (long) (due % NS_PER_SEC) };
     while (sem_clockwait(&reporter_wakeup, CLOCK_MONOTONIC, &ts) != 0 && errno == EINTR)
       ;
-    /* Once workers are told to stop, the final report speaks for the end of the run. */
-    if (__atomic_load_n(&reporter_stop, __ATOMIC_ACQUIRE) ||
-        __atomic_load_n(&flags.stop, __ATOMIC_ACQUIRE))
-      break;
-
+    /* Once workers are told to stop, the final report speaks for the end of the run; only a
+       tick due by the moment they were stopped (--time=10 --report-interval=1: the 10th)
+       is still printed, so the number of lines does not depend on who woke first. */
     uint64_t now = clock_now_ns();
+    bool stopping = __atomic_load_n(&reporter_stop, __ATOMIC_ACQUIRE) ||
+                    __atomic_load_n(&flags.stop, __ATOMIC_ACQUIRE);
+    if (stopping) {
+      uint64_t stopped_at = __atomic_load_n(&stopped_at_ns, __ATOMIC_ACQUIRE);
+      if (next_report && now >= next_report && next_report <= stopped_at)
+        report_intermediate();
+      break;
+    }
     if (next_report && now >= next_report) {
       report_intermediate();
       /* Skip ticks missed while a slow report hook ran, keeping the grid. */
@@ -593,6 +618,7 @@ static void supervise(void)
     }
     if (!stopped && (interrupted_by || runner_failed() || (time_limit && now >= time_limit))) {
       stopped = true;
+      __atomic_store_n(&stopped_at_ns, now, __ATOMIC_RELEASE);
       stop_workers();
       if (warming) {         /* stopped during warm-up: report what ran so far */
         warming = false;
@@ -684,7 +710,9 @@ static int run_workers(void)
 static int prepare_run_state(void)
 {
   events_remaining = config.max_events;
+  stopped_at_ns = 0;
   failed = 0;
+  failed_late = 0;
   interrupted_by = 0;
   flags.stop = 0;
   barrier_arrived = 0;
@@ -731,16 +759,20 @@ int runner_run(sb_test *test)
     log_text(LOG_INFO, "Done.\n");
     if (ops->cleanup != NULL && ops->cleanup() != 0)
       runner_fail();
+  }
+  /* A run stopped by an error (a failed event, a full --rate queue) has no results worth
+     reporting; 1.0 prints none either. */
+  if (rc == 0 && !runner_failed()) {
     report_cumulative(false);
     if (interrupted_by)
       log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "
                "until then", (int) interrupted_by);
   }
   if (ops->done != NULL && ops->done() != 0)
-    runner_fail();
+    runner_fail_late();
   free_run_state();
 
-  if (rc != 0 || runner_failed())
+  if (rc != 0 || runner_failed() || __atomic_load_n(&failed_late, __ATOMIC_ACQUIRE))
     return 1;
   if (interrupted_by)
     return 128 + interrupted_by;

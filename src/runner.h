@@ -50,6 +50,11 @@ int runner_run(sb_test *test);
    exit code 1. */
 void runner_fail(void);
 bool runner_failed(void);
+/* The run is ending (time or event limit, failure, signal): workers start no new event. */
+bool runner_stopping(void);
+/* An error once the measurement is over (thread_done, the final report hook, done()): the
+   results still stand and are reported, but the exit code is 1. */
+void runner_fail_late(void);
 
 /* Per-event API (exported for LuaJIT FFI under sysbench 1.0's names). */
 bool sb_more_events(int thread_id);

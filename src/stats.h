@@ -46,6 +46,7 @@ typedef struct worker_stats {
   uint64_t events_quota;       /* --events: events this thread may still start */
   uint32_t epoch;              /* the reset epoch min/max belong to */
   uint32_t in_event;           /* 1 while event() runs: the reporter sums it as concurrency */
+  uint32_t warmup_event;       /* the running event began during warm-up: not recorded */
   latency_histogram *histogram;
 } __attribute__((aligned(128))) worker_stats;
 

@@ -101,3 +101,57 @@ done_testing() {
   echo "1..$tap_n"
   [ "$tap_failed" = 0 ]
 }
+
+# ---- helpers for the black-box tests ----
+
+# write FILE : stores standard input as $TEST_TMP/FILE (a Lua script, a config file ...)
+write() {
+  cat > "$TEST_TMP/$1"
+}
+
+# opt_dump_script FILE [LUA] : writes a script whose `dump` command prints every sysbench.opt
+# entry as "name=value" (lists joined with ","), sorted by name. LUA, if given, goes first
+# (typically a sysbench.cmdline.options declaration).
+opt_dump_script() {
+  {
+    [ $# -gt 1 ] && printf '%s\n' "$2"
+    cat <<'LUA'
+function event() end
+local function show(v)
+  if type(v) == "table" then return table.concat(v, ",") end
+  return tostring(v)
+end
+sysbench.cmdline.commands = { dump = { function()
+  local names = {}
+  for name in pairs(sysbench.opt) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do print(name .. "=" .. show(sysbench.opt[name])) end
+end } }
+LUA
+  } > "$TEST_TMP/$1"
+}
+
+# optval NAME : the value "dump" printed for NAME (from $out)
+optval() {
+  printf '%s\n' "$out" | sed -n "s/^$1=//p" | head -1
+}
+
+# mask TEXT : the text with every number replaced by N, and the padding in front of the
+# right-aligned numbers (latency lines, cpu's events per second) squeezed to one space, so two
+# reports compare by layout only
+mask() {
+  printf '%s\n' "$1" | sed -E 's/[0-9]+(\.[0-9]+)?/N/g
+    s/^( +(min|avg|max|sum|Nth percentile|events per second):) +N$/\1 N/'
+}
+
+# count TEXT REGEX : number of lines of TEXT matching REGEX
+count() {
+  printf '%s\n' "$1" | grep -cE -- "$2"
+}
+
+# line_of TEXT REGEX : number of the first line of TEXT matching REGEX (0 if none)
+line_of() {
+  local n
+  n=$(printf '%s\n' "$1" | grep -nE -m1 -- "$2" | cut -d: -f1)
+  echo "${n:-0}"
+}

@@ -3,12 +3,71 @@
 
 ffi = require("ffi")
 
+-- Scripts written for 1.0 repeat declarations sysbench itself makes: sysbench-tpcc declares
+-- sb_counter_inc against our sb_counter_type, others copy the enum, and a script's modules may
+-- each declare the same thing. LuaJIT refuses a second definition of an enum constant or a
+-- struct even when it is identical, so ffi.cdef (for every user of the ffi module in this
+-- state) declares text one top-level declaration at a time and skips exact repeats. Text with
+-- a preprocessor line (#pragma pack) is passed on whole, since a pragma spans declarations.
+local raw_cdef = ffi.cdef
+local declared = {}
+
+local function normalize(decl)
+   decl = decl:gsub("/%*.-%*/", " "):gsub("//[^\n]*", " "):gsub("%s+", " ")
+   return (decl:gsub(" ?([{}(),;=*%[%]]) ?", "%1"):gsub("^ ", ""):gsub(" $", ""))
+end
+
+function ffi.cdef(text)
+   if type(text) ~= "string" or text:find("#", 1, true) then
+      return raw_cdef(text)
+   end
+   local depth, start, lines = 0, 1, 0
+   local function declare(last)
+      local piece = text:sub(start, last)
+      local key = normalize(piece)
+      if key ~= "" and key ~= ";" and not declared[key] then
+         -- leading newlines keep LuaJIT's "at line N" right for the whole text
+         local ok, err = pcall(raw_cdef, string.rep("\n", lines) .. piece)
+         if not ok then
+            error(err, 3)
+         end
+         declared[key] = true
+      end
+      lines = lines + select(2, piece:gsub("\n", ""))
+      start = last + 1
+   end
+   for pos, ch in text:gmatch("()([{};])") do
+      if ch == "{" then
+         depth = depth + 1
+      elseif ch == "}" then
+         depth = depth - 1
+      elseif depth == 0 then
+         declare(pos)
+      end
+   end
+   declare(#text)
+end
+
 ffi.cdef[[
 void sb_event_start(int thread_id);
 void sb_event_stop(int thread_id);
 bool sb_more_events(int thread_id);
 bool sb_event_next(int thread_id);
 void sb_event_cancel(int thread_id);
+
+typedef enum
+{
+  SB_CNT_OTHER,
+  SB_CNT_READ,
+  SB_CNT_WRITE,
+  SB_CNT_TRX,
+  SB_CNT_ERROR,
+  SB_CNT_RECONNECT,
+  SB_CNT_MAX
+} sb_counter_type;
+
+void sb_counter_inc(int thread_id, sb_counter_type type);
+uint64_t sb_counter_val(int thread_id, sb_counter_type type);
 ]]
 
 -- Events run inside one protected call rather than one pcall per event, so the loop stays a

@@ -1,0 +1,150 @@
+/*
+ * db_kv.c: the key-value entry points of the database layer (see db_kv.h). They check that
+ * the connection's driver speaks key-value, run the call like any statement (previous result
+ * freed, this one counted, a result set kept for fetch_row) and report errors the same way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_kv.h"
+#include "logger.h"
+
+/* The driver's KV operations, or NULL with an API error set on the connection. */
+static const db_kv_ops *kv_of(db_conn *con)
+{
+  if (con == NULL)
+    return NULL;
+  const db_kv_ops *kv = con->driver->def->kv;
+  if (kv == NULL) {
+    db_set_error(con, DB_ERROR_FATAL, 0, "HY000",
+                 "the key-value API needs a key-value driver such as --db-driver=rocksdb");
+    return NULL;
+  }
+  return kv;
+}
+
+db_stmt *db_prepare_kv(db_conn *con, const char *kind, uint32_t table, uint32_t limit)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || kv->prepare == NULL || !db_statement_start(con))
+    return NULL;
+  db_stmt *stmt = calloc(1, sizeof(*stmt));
+  if (stmt == NULL)
+    return NULL;
+  stmt->connection = con;
+  size_t len = strlen(kind);
+  stmt->query = malloc(len + 32);
+  if (stmt->query == NULL) {
+    free(stmt);
+    return NULL;
+  }
+  stmt->query_len = (size_t) snprintf(stmt->query, len + 32, "%s on table %u", kind, table);
+  stmt->generation = con->generation;
+  if (kv->prepare(stmt, kind, table, limit) != 0) {
+    free(stmt->query);
+    free(stmt);
+    return NULL;
+  }
+  db_statement_attach(con, stmt);
+  return stmt;
+}
+
+int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
+                       uint32_t slice, uint32_t slices, const char *c_template,
+                       const char *pad_template)
+{
+  const db_kv_ops *kv = kv_of(con);
+  db_kv_table_spec spec = {
+    .table = table, .rows = rows, .flags = flags, .slice = slice, .slices = slices,
+    .c_template = c_template ? c_template : "", .pad_template = pad_template ? pad_template : "",
+  };
+  if (kv == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return kv->create_table(con, &spec);
+}
+
+int db_kv_drop_table(db_conn *con, uint32_t table)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return kv->drop_table(con, table);
+}
+
+db_result *db_kv_get(db_conn *con, const char *key, size_t klen)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return NULL;
+  return db_statement_finish(con, kv->get(con, key, klen, &con->rs));
+}
+
+db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return NULL;
+  return db_statement_finish(con, kv->multi_get(con, n, keys, klens, &con->rs));
+}
+
+db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,
+                      size_t upper_len, uint32_t limit)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return NULL;
+  return db_statement_finish(con, kv->scan(con, start, start_len, upper, upper_len, limit,
+                                           &con->rs));
+}
+
+/* Writes leave no result set: 0 on success, -1 with the connection's error set. */
+static int write_done(db_conn *con, db_error_t rc)
+{
+  db_statement_finish(con, rc);
+  return rc == DB_ERROR_NONE ? 0 : -1;
+}
+
+int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return -1;
+  return write_done(con, kv->put(con, key, klen, value, vlen, &con->rs));
+}
+
+int db_kv_delete(db_conn *con, const char *key, size_t klen)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return -1;
+  return write_done(con, kv->del(con, key, klen, &con->rs));
+}
+
+int db_kv_batch_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen)
+{
+  const db_kv_ops *kv = kv_of(con);
+  return kv == NULL ? -1 : kv->batch_put(con, key, klen, value, vlen);
+}
+
+int db_kv_batch_delete(db_conn *con, const char *key, size_t klen)
+{
+  const db_kv_ops *kv = kv_of(con);
+  return kv == NULL ? -1 : kv->batch_delete(con, key, klen);
+}
+
+int db_kv_batch_write(db_conn *con)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return -1;
+  return write_done(con, kv->batch_write(con, &con->rs));
+}
+
+void db_kv_batch_clear(db_conn *con)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv != NULL)
+    kv->batch_clear(con);
+}

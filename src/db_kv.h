@@ -1,0 +1,69 @@
+/*
+ * db_kv.h: the key-value side of the database layer, for drivers of the KV family (the
+ * embedded RocksDB driver): the bundled workloads' statements in key-value form, fast table
+ * loading and dropping, and a generic get/put/delete/multi-get/scan/batch API for scripts.
+ * Results come back as ordinary db_result rows, so rs:fetch_row() reads them, and every call
+ * is counted like the SQL statement it stands for (reads, writes, rows).
+ */
+#ifndef SB_DB_KV_H
+#define SB_DB_KV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+/* One table (or one slice of one: rows split evenly over `slices` loaders) to create. */
+typedef struct {
+  uint32_t table;              /* N of sbtestN */
+  uint64_t rows;
+  uint32_t flags;              /* KV_TABLE_* */
+  uint32_t slice;
+  uint32_t slices;
+  const char *c_template;      /* sysbench.rand.string templates of the c and pad columns */
+  const char *pad_template;
+} db_kv_table_spec;
+
+#define KV_TABLE_SECONDARY_INDEX 1u    /* an index on k (create_secondary) */
+#define KV_TABLE_ID_K_ONLY       2u    /* bulk_insert's (id, k) table */
+#define KV_TABLE_AUTO_INC        4u    /* id 0 in an INSERT takes the next id */
+
+struct db_kv_ops {
+  /* A statement of the sbtest workloads by name ("point_selects", "index_updates", ...). */
+  int (*prepare)(db_stmt *stmt, const char *kind, uint32_t table, uint32_t limit);
+  int (*create_table)(db_conn *con, const db_kv_table_spec *spec);
+  int (*drop_table)(db_conn *con, uint32_t table);
+  /* Generic API on the driver's user key space. Reads fill rs with rows. */
+  db_error_t (*get)(db_conn *con, const char *key, size_t klen, db_result *rs);
+  db_error_t (*multi_get)(db_conn *con, size_t n, const char *const *keys, const size_t *klens,
+                          db_result *rs);
+  db_error_t (*scan)(db_conn *con, const char *start, size_t start_len, const char *upper,
+                     size_t upper_len, uint32_t limit, db_result *rs);
+  db_error_t (*put)(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen,
+                    db_result *rs);
+  db_error_t (*del)(db_conn *con, const char *key, size_t klen, db_result *rs);
+  int (*batch_put)(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen);
+  int (*batch_delete)(db_conn *con, const char *key, size_t klen);
+  db_error_t (*batch_write)(db_conn *con, db_result *rs);
+  void (*batch_clear)(db_conn *con);
+};
+
+/* ---- exported for sysbench.kv (Lua, through FFI) ---- */
+
+db_stmt *db_prepare_kv(db_conn *con, const char *kind, uint32_t table, uint32_t limit);
+int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
+                       uint32_t slice, uint32_t slices, const char *c_template,
+                       const char *pad_template);
+int db_kv_drop_table(db_conn *con, uint32_t table);
+db_result *db_kv_get(db_conn *con, const char *key, size_t klen);
+db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens);
+db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,
+                      size_t upper_len, uint32_t limit);
+int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen);
+int db_kv_delete(db_conn *con, const char *key, size_t klen);
+int db_kv_batch_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen);
+int db_kv_batch_delete(db_conn *con, const char *key, size_t klen);
+int db_kv_batch_write(db_conn *con);
+void db_kv_batch_clear(db_conn *con);
+
+#endif

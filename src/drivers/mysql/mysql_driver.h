@@ -1,0 +1,202 @@
+/*
+ * mysql_driver.h: the MySQL driver's internal API, shared by its own files and by drivers
+ * layered on it (TiDB): the parsed --mysql-* settings, the round-robin choice of servers, the
+ * classification of server errors, the per-connection state, and the hooks a layered driver
+ * sets to change those rules without copying them.
+ *
+ * Every exported name starts with "mysqldrv_": the binary exports its symbols to LuaJIT, and
+ * the client library already owns the "mysql_" prefix.
+ */
+#ifndef SB_MYSQL_DRIVER_H
+#define SB_MYSQL_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <mysql.h>
+
+#include "db.h"
+
+/* ---------------------------------------------------------------------------------------- */
+/* Settings (options.c)                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+/* --mysql-ssl, as master's ssl-mode; 1.0.20's "on" is MYSQL_SSL_LEGACY_ON. */
+typedef enum {
+  MYSQL_SSL_DISABLED,
+  MYSQL_SSL_PREFERRED,
+  MYSQL_SSL_REQUIRED,
+  MYSQL_SSL_VERIFY_CA,
+  MYSQL_SSL_VERIFY_IDENTITY,
+  MYSQL_SSL_LEGACY_ON          /* required, with ./client-key.pem, ./client-cert.pem, ./cacert.pem */
+} mysqldrv_ssl_mode;
+
+typedef struct {
+  const char *const *hosts;    /* --mysql-host (at least one) */
+  size_t host_count;
+  unsigned *ports;             /* --mysql-port (at least one) */
+  size_t port_count;
+  const char *const *sockets;  /* --mysql-socket: when given, used instead of host/port */
+  size_t socket_count;
+  const char *user;
+  const char *password;        /* never printed */
+  const char *db;
+  mysqldrv_ssl_mode ssl_mode;
+  const char *ssl_key;         /* NULL when not given */
+  const char *ssl_cert;
+  const char *ssl_ca;
+  const char *ssl_cipher;      /* NULL when empty */
+  bool compression;
+  const char *compression_algorithms;
+  bool debug;                  /* --mysql-debug: log client library calls */
+  bool ignore_all;             /* --mysql-ignore-errors=all */
+  unsigned *ignored_errors;
+  size_t ignored_count;
+  bool dry_run;
+  bool use_ps;                 /* server-side prepared statements (not --db-ps-mode=disable) */
+} mysqldrv_settings;
+
+/* Defaults a layered driver substitutes for options the user did not give. */
+typedef struct {
+  unsigned port;               /* 0: keep --mysql-port's default (3306) */
+  const char *user;            /* NULL: keep --mysql-user's default (sbtest) */
+} mysqldrv_defaults;
+
+extern mysqldrv_settings mysqldrv_config;
+extern const sb_arg_t mysqldrv_args[];
+
+/* Parse the --mysql-* options into mysqldrv_config; logs what is wrong and returns -1. */
+int mysqldrv_settings_load(const mysqldrv_defaults *defaults);
+void mysqldrv_settings_free(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Servers (endpoints.c)                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+  const char *host;            /* "localhost" for sockets, as 1.0.20 */
+  unsigned port;               /* 0 for sockets */
+  const char *socket;          /* NULL for TCP */
+  unsigned index;              /* position in the host x port (or socket) rotation */
+} mysqldrv_endpoint;
+
+/* The next server in the rotation: ports vary fastest, then hosts (1.0.20's order), or the
+   next socket when --mysql-socket is given. Thread-safe. */
+void mysqldrv_next_endpoint(mysqldrv_endpoint *out);
+/* Number of distinct endpoints in the rotation. */
+unsigned mysqldrv_endpoint_count(void);
+/* "host 'h', port p" or "socket 's'", for messages. */
+void mysqldrv_describe_endpoint(const mysqldrv_endpoint *ep, char *buf, size_t len);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Errors (errors.c)                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum {
+  MYSQL_ERROR_CLASS_FATAL,       /* stop the run with the error */
+  MYSQL_ERROR_CLASS_IGNORABLE,   /* count as an ignored error, restart the event */
+  MYSQL_ERROR_CLASS_RECONNECT    /* reconnect, count a reconnect, restart the event */
+} mysqldrv_error_class;
+
+/* 2006, 2013, 2011, 2055: the connection is gone. */
+bool mysqldrv_is_connection_loss(unsigned sql_errno);
+
+/* --mysql-ignore-errors rules, then the layered driver's classify hook if any. */
+mysqldrv_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Hooks for a layered driver (set once, in its init, before any connection)                */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+  /* Reclassify an error; `chosen` is what --mysql-ignore-errors decided. */
+  mysqldrv_error_class (*classify)(unsigned sql_errno, const char *sql_state,
+                                   mysqldrv_error_class chosen);
+  /* Where reconnect attempt `attempt` (0, 1, ...) of a lost connection goes; NULL keeps the
+     connection's server. May sleep to back off. */
+  void (*reconnect_endpoint)(mysqldrv_endpoint *ep, unsigned attempt);
+  /* Called after every successful (re)connect, after the session statements. Non-zero
+     fails the connection (the hook sets nothing; the message is the hook's to log). */
+  int (*after_connect)(MYSQL *mysql, const mysqldrv_endpoint *ep);
+} mysqldrv_hooks;
+
+void mysqldrv_set_hooks(const mysqldrv_hooks *hooks);
+extern mysqldrv_hooks mysqldrv_active_hooks;
+
+/* SQL run in order after every (re)connect (e.g. "SET SESSION tidb_txn_mode='optimistic'").
+   The strings are copied. Call from a layered driver's init. */
+int mysqldrv_set_session_statements(const char *const *statements, size_t count);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Connections (connection.c)                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+  MYSQL *mysql;                /* NULL while disconnected */
+  mysqldrv_endpoint endpoint;  /* the server this connection talks to */
+} mysqldrv_conn;
+
+static inline MYSQL *mysqldrv_handle(db_conn *con)
+{
+  return con->ptr != NULL ? ((mysqldrv_conn *) con->ptr)->mysql : NULL;
+}
+
+int mysqldrv_connect(db_conn *con);
+int mysqldrv_disconnect(db_conn *con);
+int mysqldrv_reconnect(db_conn *con);
+
+/*
+ * Turn the client library's last error into the connection's error: classify it, reconnect
+ * when the connection was lost and that is ignorable, and return the db_error_t for the
+ * caller to hand back to db.c. `query` names the statement in debug output only.
+ */
+db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
+                         const char *message);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Queries and statements (query.c, statement.c)                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs);
+int mysqldrv_fetch_row(db_result *rs, db_row_t *row);
+bool mysqldrv_more_results(db_conn *con);
+db_error_t mysqldrv_next_result(db_conn *con, db_result *rs);
+int mysqldrv_free_results(db_result *rs);
+size_t mysqldrv_escape(db_conn *con, char *dst, const char *src, size_t len);
+
+int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len);
+int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count);
+int mysqldrv_bind_result(db_stmt *stmt, db_bind_t *results, size_t count);
+db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs);
+int mysqldrv_stmt_fetch(db_result *rs);
+int mysqldrv_stmt_fetch_row(db_result *rs, db_row_t *row);
+int mysqldrv_stmt_free_result(db_stmt *stmt);
+int mysqldrv_close(db_stmt *stmt);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Socket I/O (socket_io.c)                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* After a connect: make the client library read and write its socket with plain blocking
+   calls (one recv per response instead of recv + EAGAIN + poll + recv). No-op where that
+   is not possible (TLS, other client libraries). */
+void mysqldrv_socket_io_attach(MYSQL *mysql);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The driver                                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The MySQL driver's operations, for a layered driver to wrap. */
+extern const db_driver_ops mysqldrv_ops;
+
+/* Driver start-up with a layered driver's defaults (mysql itself passes NULL). */
+int mysqldrv_init_with(const mysqldrv_defaults *defaults);
+
+/* --mysql-debug: log a client library call. */
+#define MYSQLDRV_TRACE(...)                        \
+  do {                                             \
+    if (__builtin_expect(mysqldrv_config.debug, 0)) \
+      log_text(LOG_DEBUG, __VA_ARGS__);            \
+  } while (0)
+
+#endif

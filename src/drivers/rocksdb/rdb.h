@@ -1,0 +1,235 @@
+/*
+ * rdb.h: what the files of the embedded RocksDB driver share: its configuration, the one
+ * database handle of the process (plain, pessimistic or optimistic transactions), the
+ * per-connection session, and the key layout of the sbtest tables.
+ *
+ * Key layout (order-preserving, big-endian, signed numbers with the sign bit flipped):
+ *   primary    't' table:u32 'p' id:i64          -> k:i64, c, pad
+ *   secondary  't' table:u32 's' k:i64 id:i64    -> (empty)
+ *   metadata   'm' table:u32                     -> table flags and row count at load
+ *   user keys  'u' <bytes>                       (the generic key-value Lua API)
+ */
+#ifndef SB_RDB_H
+#define SB_RDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rocksdb/c.h>
+
+#include "db.h"
+#include "db_kv.h"
+
+/* ---- configuration (--rocksdb-* options) ---- */
+
+typedef enum { RDB_TXN_NONE, RDB_TXN_OPTIMISTIC, RDB_TXN_PESSIMISTIC } rdb_txn_mode;
+
+typedef struct {
+  const char *path;
+  uint64_t cache_size;
+  int compression;            /* rocksdb_*_compression */
+  const char *compression_name;
+  int bloom_bits;
+  uint64_t write_buffer_size;
+  uint64_t block_size;
+  bool sync;
+  bool disable_wal;
+  bool direct_io;
+  const char *options_file;
+  rdb_txn_mode txn;
+  bool stats;
+} rdb_config;
+
+extern rdb_config rdb_cfg;
+extern const sb_arg_t rdb_args[];
+int rdb_config_load(void);
+
+/* ---- the database of the process ---- */
+
+typedef struct {
+  rdb_txn_mode mode;              /* how it was opened (NONE for prepare/cleanup) */
+  rocksdb_t *db;                  /* plain DB, or the optimistic DB's base */
+  rocksdb_transactiondb_t *txn_db;
+  rocksdb_optimistictransactiondb_t *otxn_db;
+  rocksdb_options_t *options;
+  rocksdb_cache_t *cache;
+  rocksdb_block_based_table_options_t *table_options;
+  rocksdb_filterpolicy_t *filter;   /* owned by table_options once set */
+  rocksdb_transactiondb_options_t *txn_db_options;
+  bool created_directory;        /* this run created the path (marker file written) */
+} rdb_store;
+
+extern rdb_store rdb;
+
+int rdb_store_open(const char *command);
+void rdb_store_close(void);
+/* Integer property of the database (rocksdb_property_int); false if unknown. */
+bool rdb_property_int(const char *name, uint64_t *value);
+char *rdb_property_string(const char *name);
+/* Remove the database directory if this tool created it and it holds no table any more. */
+void rdb_store_remove_if_empty(void);
+
+/* ---- sessions: one per connection ---- */
+
+#define RDB_ROW_MAX (8 + 2 + 65535 + 2 + 65535)
+
+typedef struct {
+  const char *ptr;
+  uint32_t len;
+} rdb_slice;
+
+typedef struct rdb_session {
+  db_conn *con;
+  rocksdb_readoptions_t *read;          /* point reads */
+  rocksdb_readoptions_t *scan;          /* range scans (upper bound set per scan) */
+  rocksdb_writeoptions_t *write;
+  rocksdb_transaction_options_t *txn_options;
+  rocksdb_optimistictransaction_options_t *otxn_options;
+  rocksdb_transaction_t *txn;           /* BEGIN ... COMMIT, or NULL */
+  rocksdb_transaction_t *spare_txn;     /* reused by the next begin */
+  bool txn_explicit;
+  rocksdb_writebatch_t *batch;          /* a statement's writes outside a transaction */
+  rocksdb_writebatch_t *user_batch;     /* sysbench.kv batch */
+  char *replay_error;                   /* first error while replaying a user batch */
+
+  /* Result rows of the last read statement (for fetch_row): values point into `arena`. */
+  char *arena;
+  size_t arena_used, arena_size;
+  db_value_t *values;
+  size_t value_count, value_capacity;
+  uint32_t result_fields;
+  uint32_t result_rows;
+  uint32_t result_next;
+
+  /* scratch: a row being rewritten, user keys of the generic API */
+  char row_buffer[RDB_ROW_MAX];
+  char new_row_buffer[RDB_ROW_MAX];
+  char key_buffer[65536 + 1];
+  char upper_buffer[65536 + 1];
+
+  /* scratch: keys for multi-get and the secondary-index results */
+  char *keys;
+  size_t keys_capacity;
+  uint64_t *ids;
+  size_t ids_capacity;
+} rdb_session;
+
+rdb_session *rdb_session_new(db_conn *con);
+void rdb_session_free(rdb_session *s);
+
+/* Errors: set the connection's error from a RocksDB error string (freed here). Conflicts,
+   busy and lock time-outs are ignorable (the event restarts, as a deadlock would in SQL);
+   an explicit transaction is rolled back first. Returns the error class. */
+db_error_t rdb_fail(rdb_session *s, char *err, const char *what);
+/* A SQL-like error of our own (e.g. duplicate key 1062, no such table 1146). */
+db_error_t rdb_fail_sql(rdb_session *s, db_error_t cls, int sql_errno, const char *state,
+                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+int rdb_begin(rdb_session *s, bool explicit_txn);
+int rdb_commit(rdb_session *s);
+void rdb_rollback(rdb_session *s);
+
+/* Reads through the session's transaction if any. `for_update` locks the key
+   (pessimistic) or records it for conflict checking (optimistic). */
+rocksdb_pinnableslice_t *rdb_get(rdb_session *s, const char *key, size_t klen, bool for_update,
+                                 char **err);
+rocksdb_iterator_t *rdb_iterator(rdb_session *s, const char *upper, size_t upper_len);
+void rdb_multi_get(rdb_session *s, size_t n, const char *const *keys, const size_t *klens,
+                   char **values, size_t *vlens, char **errs);
+/* A statement's writes: inside a transaction they go to it, otherwise into s->batch, which
+   rdb_apply writes atomically. The first error lands in *err; later writes are skipped. */
+void rdb_put(rdb_session *s, const char *k, size_t kl, const char *v, size_t vl, char **err);
+void rdb_delete(rdb_session *s, const char *k, size_t kl, char **err);
+int rdb_apply(rdb_session *s, char **err);
+
+/* Result building for fetch_row. */
+void rdb_result_reset(rdb_session *s, uint32_t fields);
+void rdb_result_add(rdb_session *s, const char *value, size_t len);   /* next field */
+void rdb_result_add_null(rdb_session *s);
+void rdb_result_add_i64(rdb_session *s, int64_t v);
+void rdb_result_end_row(rdb_session *s);
+
+/* ---- keys ---- */
+
+#define RDB_PRIMARY_KEY_LEN 14
+#define RDB_SECONDARY_KEY_LEN 22
+#define RDB_META_KEY_LEN 5
+
+static inline void rdb_put_u32(char *p, uint32_t v)
+{
+  p[0] = (char) (v >> 24); p[1] = (char) (v >> 16); p[2] = (char) (v >> 8); p[3] = (char) v;
+}
+
+static inline void rdb_put_i64(char *p, int64_t v)
+{
+  uint64_t u = (uint64_t) v ^ 0x8000000000000000ULL;
+  for (int i = 7; i >= 0; i--, u >>= 8)
+    p[i] = (char) (u & 0xff);
+}
+
+static inline int64_t rdb_get_i64(const char *p)
+{
+  uint64_t u = 0;
+  for (int i = 0; i < 8; i++)
+    u = (u << 8) | (unsigned char) p[i];
+  return (int64_t) (u ^ 0x8000000000000000ULL);
+}
+
+static inline void rdb_primary_key(char *out, uint32_t table, int64_t id)
+{
+  out[0] = 't';
+  rdb_put_u32(out + 1, table);
+  out[5] = 'p';
+  rdb_put_i64(out + 6, id);
+}
+
+static inline void rdb_secondary_key(char *out, uint32_t table, int64_t k, int64_t id)
+{
+  out[0] = 't';
+  rdb_put_u32(out + 1, table);
+  out[5] = 's';
+  rdb_put_i64(out + 6, k);
+  rdb_put_i64(out + 14, id);
+}
+
+/* The first key past every key of `index` ('p' or 's') of `table`. */
+static inline void rdb_index_end(char *out, uint32_t table, char index)
+{
+  out[0] = 't';
+  rdb_put_u32(out + 1, table);
+  out[5] = (char) (index + 1);
+}
+
+static inline void rdb_meta_key(char *out, uint32_t table)
+{
+  out[0] = 'm';
+  rdb_put_u32(out + 1, table);
+}
+
+/* Row value: k:i64 (native order), c_len:u16, c, pad_len:u16, pad. */
+typedef struct {
+  int64_t k;
+  const char *c;
+  uint16_t c_len;
+  const char *pad;
+  uint16_t pad_len;
+} rdb_row;
+
+size_t rdb_row_encode(char *out, int64_t k, const char *c, size_t c_len, const char *pad,
+                      size_t pad_len);
+bool rdb_row_decode(const char *v, size_t len, rdb_row *row);
+
+/* Table metadata (flags are db_kv.h's KV_TABLE_*). */
+typedef struct {
+  uint32_t flags;
+  uint64_t rows_loaded;
+} rdb_table_meta;
+
+/* false if the table does not exist (error set on the session when `report`). */
+bool rdb_table_meta_get(rdb_session *s, uint32_t table, rdb_table_meta *meta);
+
+/* Next id for an auto-increment insert into `table` (id 0 in the INSERT). */
+int64_t rdb_next_auto_id(rdb_session *s, uint32_t table);
+
+#endif

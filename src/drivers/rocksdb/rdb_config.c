@@ -1,0 +1,113 @@
+/*
+ * rdb_config.c: the --rocksdb-* options, their defaults and checks.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "logger.h"
+#include "options.h"
+#include "rdb.h"
+
+rdb_config rdb_cfg;
+
+const sb_arg_t rdb_args[] = {
+  {"rocksdb-path", "database directory (created if missing)", "sysbench-rocksdb",
+   SB_ARG_TYPE_STRING, NULL},
+  {"rocksdb-cache-size", "block cache size", "256M", SB_ARG_TYPE_SIZE, NULL},
+  {"rocksdb-compression", "compression of data blocks {none, snappy, lz4, zstd}", "lz4",
+   SB_ARG_TYPE_STRING, NULL},
+  {"rocksdb-bloom-bits", "bloom filter bits per key, 0 for no filter", "10", SB_ARG_TYPE_INT,
+   NULL},
+  {"rocksdb-write-buffer-size", "memtable size", "64M", SB_ARG_TYPE_SIZE, NULL},
+  {"rocksdb-block-size", "data block size", "16K", SB_ARG_TYPE_SIZE, NULL},
+  {"rocksdb-sync", "fsync the write-ahead log on every commit", "off", SB_ARG_TYPE_BOOL, NULL},
+  {"rocksdb-disable-wal", "write without a write-ahead log (unsafe, faster)", "off",
+   SB_ARG_TYPE_BOOL, NULL},
+  {"rocksdb-direct-io", "O_DIRECT reads and flush/compaction writes", "off", SB_ARG_TYPE_BOOL,
+   NULL},
+  {"rocksdb-options-file", "a RocksDB OPTIONS file to start from (the options above then "
+   "apply only where given on the command line)", NULL, SB_ARG_TYPE_STRING, NULL},
+  {"rocksdb-txn", "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", "pessimistic",
+   SB_ARG_TYPE_STRING, NULL},
+  {"rocksdb-stats", "print RocksDB statistics and the block cache hit rate after the run",
+   "off", SB_ARG_TYPE_BOOL, NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+};
+
+static const struct {
+  const char *name;
+  int value;
+} compressions[] = {
+  {"none", rocksdb_no_compression},
+  {"snappy", rocksdb_snappy_compression},
+  {"lz4", rocksdb_lz4_compression},
+  {"zstd", rocksdb_zstd_compression},
+};
+
+static int bad(const char *option, const char *value, const char *expected)
+{
+  log_text(LOG_FATAL, "Invalid value for --%s: '%s' (%s)", option, value ? value : "",
+           expected);
+  return -1;
+}
+
+int rdb_config_load(void)
+{
+  rdb_config *c = &rdb_cfg;
+  const char *value;
+
+  memset(c, 0, sizeof(*c));
+  c->path = opt_string("rocksdb-path");
+  if (c->path == NULL || *c->path == '\0')
+    return bad("rocksdb-path", c->path, "expected a directory path");
+
+  c->cache_size = opt_size("rocksdb-cache-size");
+  c->write_buffer_size = opt_size("rocksdb-write-buffer-size");
+  if (c->write_buffer_size < 65536)
+    return bad("rocksdb-write-buffer-size", opt_string("rocksdb-write-buffer-size"),
+               "expected at least 64K");
+  c->block_size = opt_size("rocksdb-block-size");
+  if (c->block_size < 256 || c->block_size > (256u << 20))
+    return bad("rocksdb-block-size", opt_string("rocksdb-block-size"),
+               "expected 256 bytes to 256M");
+
+  int64_t bloom = opt_int("rocksdb-bloom-bits");
+  if (bloom < 0 || bloom > 64)
+    return bad("rocksdb-bloom-bits", opt_string("rocksdb-bloom-bits"), "expected 0 to 64");
+  c->bloom_bits = (int) bloom;
+
+  value = opt_string("rocksdb-compression");
+  c->compression = -1;
+  for (size_t i = 0; i < sizeof(compressions) / sizeof(compressions[0]); i++)
+    if (value != NULL && strcasecmp(value, compressions[i].name) == 0) {
+      c->compression = compressions[i].value;
+      c->compression_name = compressions[i].name;
+    }
+  if (c->compression < 0)
+    return bad("rocksdb-compression", value, "expected none, snappy, lz4 or zstd");
+
+  value = opt_string("rocksdb-txn");
+  if (value != NULL && strcasecmp(value, "none") == 0)
+    c->txn = RDB_TXN_NONE;
+  else if (value != NULL && strcasecmp(value, "optimistic") == 0)
+    c->txn = RDB_TXN_OPTIMISTIC;
+  else if (value != NULL && strcasecmp(value, "pessimistic") == 0)
+    c->txn = RDB_TXN_PESSIMISTIC;
+  else
+    return bad("rocksdb-txn", value, "expected none, optimistic or pessimistic");
+
+  c->sync = opt_bool("rocksdb-sync");
+  c->disable_wal = opt_bool("rocksdb-disable-wal");
+  if (c->sync && c->disable_wal) {
+    log_text(LOG_FATAL, "--rocksdb-sync and --rocksdb-disable-wal exclude each other: "
+             "choose one");
+    return -1;
+  }
+  c->direct_io = opt_bool("rocksdb-direct-io");
+  c->options_file = opt_string("rocksdb-options-file");
+  if (c->options_file != NULL && *c->options_file == '\0')
+    c->options_file = NULL;
+  c->stats = opt_bool("rocksdb-stats");
+  return 0;
+}

@@ -1,0 +1,376 @@
+/*
+ * rdb_load.c: `prepare` and `cleanup` of sbtest tables on RocksDB. Rows are generated in C
+ * (the same templates and distribution as the Lua workloads), written in key order into SST
+ * files and ingested, skipping the memtable and compaction; the secondary index is sorted in
+ * memory chunk by chunk and ingested the same way. A table can be split across threads (each
+ * loads a disjoint id range). Cleanup deletes the tables' key ranges and compacts them away.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "logger.h"
+#include "rand.h"
+#include "rdb.h"
+#include "rdb_load.h"
+
+/* Rows per SST file pair: bounds the memory of the in-memory secondary sort (16 B/row). */
+#define CHUNK_ROWS (4u << 20)
+#define MAX_TABLES 4096
+
+/* Per table: who checked that it did not exist yet, and how many slices are done. */
+typedef struct {
+  uint32_t table;
+  bool checked;
+  bool exists;
+  uint32_t slices_done;
+} table_state;
+
+static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t load_cond = PTHREAD_COND_INITIALIZER;
+static table_state tables[MAX_TABLES];
+static size_t table_count;
+
+/* Totals for the progress line and the final size report. */
+static uint64_t rows_target, rows_loaded, logical_bytes;
+static uint64_t load_started_ns;
+static uint32_t tables_loaded;
+static pthread_t progress_thread;
+static bool progress_running;
+static int progress_stop;
+
+static table_state *table_entry(uint32_t table)
+{
+  for (size_t i = 0; i < table_count; i++)
+    if (tables[i].table == table)
+      return &tables[i];
+  if (table_count == MAX_TABLES)
+    return NULL;
+  tables[table_count] = (table_state) { .table = table };
+  return &tables[table_count++];
+}
+
+static bool table_has_keys(uint32_t table)
+{
+  char start[6], end[6];
+  start[0] = 't';
+  rdb_put_u32(start + 1, table);
+  start[5] = 0;
+  rdb_index_end(end, table, 'z');
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  rocksdb_readoptions_set_iterate_upper_bound(ro, end, sizeof(end));
+  rocksdb_iterator_t *it = rocksdb_create_iterator(rdb.db, ro);
+  rocksdb_iter_seek(it, start, sizeof(start));
+  bool any = rocksdb_iter_valid(it);
+  rocksdb_iter_destroy(it);
+  rocksdb_readoptions_destroy(ro);
+  return any;
+}
+
+/* The first thread to reach a table checks it is new; the others wait for that answer. */
+static bool claim_table(rdb_session *s, uint32_t table)
+{
+  rdb_table_meta meta;
+  pthread_mutex_lock(&load_mutex);
+  table_state *t = table_entry(table);
+  if (t == NULL) {
+    pthread_mutex_unlock(&load_mutex);
+    return false;
+  }
+  if (!t->checked) {
+    t->exists = rdb_table_meta_get(s, table, &meta) || table_has_keys(table);
+    t->checked = true;
+  }
+  bool ok = !t->exists;
+  pthread_mutex_unlock(&load_mutex);
+  if (!ok)
+    rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
+  return ok;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Progress                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static void *progress_main(void *arg)
+{
+  (void) arg;
+  while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
+    usleep(250000);
+    uint64_t now = clock_now_ns(), done = __atomic_load_n(&rows_loaded, __ATOMIC_RELAXED);
+    uint64_t target = __atomic_load_n(&rows_target, __ATOMIC_RELAXED);
+    double secs = (double) (now - load_started_ns) / 1e9;
+    if (secs < 3 || done == 0 || target == 0)
+      continue;
+    double rate = (double) done / secs;
+    double eta = done < target ? (double) (target - done) / rate : 0;
+    fprintf(stdout, "\r  %" PRIu64 " of %" PRIu64 " rows loaded, %.0f rows/s, ETA %.0fs   ",
+            done, target, rate, eta);
+    fflush(stdout);
+  }
+  return NULL;
+}
+
+static void start_progress(uint64_t rows)
+{
+  pthread_mutex_lock(&load_mutex);
+  if (load_started_ns == 0)
+    load_started_ns = clock_now_ns();
+  rows_target += rows;
+  if (!progress_running && isatty(STDOUT_FILENO)) {
+    progress_stop = 0;
+    progress_running = pthread_create(&progress_thread, NULL, progress_main, NULL) == 0;
+  }
+  pthread_mutex_unlock(&load_mutex);
+}
+
+void rdb_load_finish(void)
+{
+  if (progress_running) {
+    __atomic_store_n(&progress_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(progress_thread, NULL);
+    progress_running = false;
+    if (clock_now_ns() - load_started_ns > 3 * NS_PER_SEC)
+      fputs("\n", stdout);
+  }
+  if (tables_loaded == 0)
+    return;
+
+  uint64_t disk = 0;
+  rdb_property_int("rocksdb.total-sst-files-size", &disk);
+  double secs = (double) (clock_now_ns() - load_started_ns) / 1e9;
+  log_text(LOG_NOTICE, "Loaded %" PRIu64 " rows into %u table(s) in %.1fs (%.0f rows/s, %.1f "
+           "MiB/s of row data)", rows_loaded, tables_loaded, secs,
+           secs > 0 ? (double) rows_loaded / secs : 0,
+           secs > 0 ? (double) logical_bytes / secs / 1048576.0 : 0);
+  log_text(LOG_NOTICE, "Data size: %.1f MiB logical (id, k, c, pad as stored by SQL), "
+           "%.1f MiB on disk, ratio %.2f", (double) logical_bytes / 1048576.0,
+           (double) disk / 1048576.0,
+           logical_bytes > 0 ? (double) disk / (double) logical_bytes : 0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing SST files                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+  int64_t k;
+  int64_t id;
+} k_id;
+
+static int compare_k_id(const void *a, const void *b)
+{
+  const k_id *x = a, *y = b;
+  if (x->k != y->k)
+    return x->k < y->k ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int ingest(rdb_session *s, const char *path)
+{
+  char *err = NULL;
+  rocksdb_ingestexternalfileoptions_t *o = rocksdb_ingestexternalfileoptions_create();
+  rocksdb_ingestexternalfileoptions_set_move_files(o, 1);
+  const char *files[1] = { path };
+  rocksdb_ingest_external_file(rdb.db, files, 1, o, &err);
+  rocksdb_ingestexternalfileoptions_destroy(o);
+  if (err != NULL) {
+    unlink(path);
+    rdb_fail(s, err, "ingest");
+    return -1;
+  }
+  return 0;
+}
+
+static rocksdb_sstfilewriter_t *open_writer(rdb_session *s, const char *path)
+{
+  char *err = NULL;
+  rocksdb_envoptions_t *env = rocksdb_envoptions_create();
+  rocksdb_sstfilewriter_t *w = rocksdb_sstfilewriter_create(env, rdb.options);
+  rocksdb_envoptions_destroy(env);
+  rocksdb_sstfilewriter_open(w, path, &err);
+  if (err != NULL) {
+    rdb_fail(s, err, "SST file");
+    rocksdb_sstfilewriter_destroy(w);
+    return NULL;
+  }
+  return w;
+}
+
+static int finish_writer(rdb_session *s, rocksdb_sstfilewriter_t *w, const char *path)
+{
+  char *err = NULL;
+  rocksdb_sstfilewriter_finish(w, &err);
+  rocksdb_sstfilewriter_destroy(w);
+  if (err != NULL) {
+    unlink(path);
+    rdb_fail(s, err, "SST file");
+    return -1;
+  }
+  return ingest(s, path);
+}
+
+/* Load ids [first, last] of `table` in chunks. */
+static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t first, int64_t last)
+{
+  size_t c_len = strlen(spec->c_template), pad_len = strlen(spec->pad_template);
+  bool secondary = spec->flags & KV_TABLE_SECONDARY_INDEX;
+  bool id_k = spec->flags & KV_TABLE_ID_K_ONLY;
+  char key[RDB_SECONDARY_KEY_LEN], value[RDB_ROW_MAX], c[1024], pad[1024], path[4200];
+  k_id *pairs = NULL;
+  int rc = 0;
+
+  if (c_len > sizeof(c) || pad_len > sizeof(pad))
+    return rdb_fail_sql(s, DB_ERROR_FATAL, 1406, "22001", "row template too long"), -1;
+  if (secondary && (pairs = malloc(CHUNK_ROWS * sizeof(k_id))) == NULL)
+    return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
+
+  for (int64_t chunk = first; chunk <= last && rc == 0; chunk += CHUNK_ROWS) {
+    int64_t end = chunk + CHUNK_ROWS - 1 < last ? chunk + CHUNK_ROWS - 1 : last;
+    snprintf(path, sizeof(path), "%s/load-%u-%" PRId64 "-p.sst", rdb_cfg.path, spec->table,
+             chunk);
+    rocksdb_sstfilewriter_t *w = open_writer(s, path);
+    if (w == NULL) {
+      rc = -1;
+      break;
+    }
+    size_t n = 0;
+    char *err = NULL;
+    for (int64_t id = chunk; id <= end && err == NULL; id++) {
+      int64_t k = id_k ? id : (int64_t) sb_rand_default64(1, spec->rows);
+      sb_rand_str(spec->c_template, c);
+      sb_rand_str(spec->pad_template, pad);
+      size_t vlen = id_k ? rdb_row_encode(value, k, "", 0, "", 0)
+                         : rdb_row_encode(value, k, c, c_len, pad, pad_len);
+      rdb_primary_key(key, spec->table, id);
+      rocksdb_sstfilewriter_put(w, key, RDB_PRIMARY_KEY_LEN, value, vlen, &err);
+      if (secondary)
+        pairs[n++] = (k_id) { k, id };
+    }
+    if (err != NULL) {
+      rocksdb_sstfilewriter_destroy(w);
+      unlink(path);
+      rdb_fail(s, err, "SST file");
+      rc = -1;
+      break;
+    }
+    if (finish_writer(s, w, path) != 0) {
+      rc = -1;
+      break;
+    }
+
+    if (secondary && n > 0) {
+      qsort(pairs, n, sizeof(k_id), compare_k_id);
+      snprintf(path, sizeof(path), "%s/load-%u-%" PRId64 "-s.sst", rdb_cfg.path, spec->table,
+               chunk);
+      w = open_writer(s, path);
+      if (w == NULL) {
+        rc = -1;
+        break;
+      }
+      for (size_t i = 0; i < n && err == NULL; i++) {
+        rdb_secondary_key(key, spec->table, pairs[i].k, pairs[i].id);
+        rocksdb_sstfilewriter_put(w, key, RDB_SECONDARY_KEY_LEN, "", 0, &err);
+      }
+      if (err != NULL) {
+        rocksdb_sstfilewriter_destroy(w);
+        unlink(path);
+        rdb_fail(s, err, "SST file");
+        rc = -1;
+        break;
+      }
+      if (finish_writer(s, w, path) != 0)
+        rc = -1;
+    }
+    uint64_t rows = (uint64_t) (end - chunk + 1);
+    __atomic_add_fetch(&rows_loaded, rows, __ATOMIC_RELAXED);
+    /* What a SQL server stores per row: INT id, INT k, and the c and pad strings. */
+    __atomic_add_fetch(&logical_bytes, rows * (8 + (id_k ? 0 : c_len + pad_len)),
+                       __ATOMIC_RELAXED);
+  }
+  free(pairs);
+  return rc;
+}
+
+static int write_meta(rdb_session *s, const db_kv_table_spec *spec)
+{
+  char key[RDB_META_KEY_LEN], value[12], *err = NULL;
+  rdb_meta_key(key, spec->table);
+  memcpy(value, &spec->flags, 4);
+  memcpy(value + 4, &spec->rows, 8);
+  rocksdb_put(rdb.db, s->write, key, sizeof(key), value, sizeof(value), &err);
+  if (err != NULL) {
+    rdb_fail(s, err, "table metadata");
+    return -1;
+  }
+  return 0;
+}
+
+int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
+{
+  if (spec->slices == 0 || spec->slice >= spec->slices) {
+    rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000", "bad table slice %u of %u", spec->slice,
+                 spec->slices);
+    return -1;
+  }
+  if (!claim_table(s, spec->table))
+    return -1;
+
+  int64_t rows = (int64_t) spec->rows;
+  int64_t first = rows * spec->slice / spec->slices + 1;
+  int64_t last = rows * (spec->slice + 1) / spec->slices;
+  start_progress((uint64_t) (last - first + 1));
+  int rc = last >= first ? load_range(s, spec, first, last) : 0;
+
+  /* The last slice of a table to finish records that the table exists. */
+  pthread_mutex_lock(&load_mutex);
+  table_state *t = table_entry(spec->table);
+  bool last_slice = t != NULL && ++t->slices_done == spec->slices;
+  if (last_slice && rc == 0)
+    tables_loaded++;
+  pthread_cond_broadcast(&load_cond);
+  pthread_mutex_unlock(&load_mutex);
+  if (last_slice && rc == 0)
+    rc = write_meta(s, spec);
+  return rc;
+}
+
+int rdb_sbtest_drop(rdb_session *s, uint32_t table)
+{
+  char start[6], end[6], meta[RDB_META_KEY_LEN], meta_end[RDB_META_KEY_LEN], *err = NULL;
+
+  start[0] = 't';
+  rdb_put_u32(start + 1, table);
+  start[5] = 0;
+  rdb_index_end(end, table, 'z');
+  rdb_meta_key(meta, table);
+  rdb_meta_key(meta_end, table + 1);
+  rocksdb_writebatch_t *b = rocksdb_writebatch_create();
+  rocksdb_writebatch_delete_range(b, start, sizeof(start), end, sizeof(end));
+  rocksdb_writebatch_delete_range(b, meta, sizeof(meta), meta_end, sizeof(meta_end));
+  rocksdb_write(rdb.db, s->write, b, &err);
+  rocksdb_writebatch_destroy(b);
+  if (err != NULL) {
+    rdb_fail(s, err, "drop table");
+    return -1;
+  }
+  /* Give the space back now rather than at some later compaction. */
+  rocksdb_compact_range(rdb.db, start, sizeof(start), end, sizeof(end));
+  return 0;
+}
+
+bool rdb_database_empty(void)
+{
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  rocksdb_iterator_t *it = rocksdb_create_iterator(rdb.db, ro);
+  rocksdb_iter_seek_to_first(it);
+  bool empty = !rocksdb_iter_valid(it);
+  rocksdb_iter_destroy(it);
+  rocksdb_readoptions_destroy(ro);
+  return empty;
+}

@@ -1,0 +1,348 @@
+/*
+ * rdb_store.c: opening and closing the process's one RocksDB database. Checks the path
+ * before RocksDB touches it (never adopts a directory that is not a RocksDB database, never
+ * creates one except for `prepare`), marks directories it creates so `cleanup` may remove
+ * them, builds the options (or starts from a RocksDB OPTIONS file), and opens the database
+ * plain for prepare/cleanup or with the transaction layer --rocksdb-txn asks for.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "logger.h"
+#include "options.h"
+#include "rdb.h"
+
+#define MARKER_FILE "SYSBENCH-CREATED"
+
+rdb_store rdb;
+
+static bool path_exists(const char *path, struct stat *st)
+{
+  return stat(path, st) == 0;
+}
+
+static int dir_entry_count(const char *path)
+{
+  DIR *d = opendir(path);
+  int n = 0;
+  if (d == NULL)
+    return -1;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+      n++;
+  closedir(d);
+  return n;
+}
+
+static bool file_in(const char *dir, const char *name)
+{
+  char path[4096];
+  struct stat st;
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  return stat(path, &st) == 0;
+}
+
+/* Decide whether the path may be used, creating it for prepare. */
+static int check_path(const char *path, bool may_create)
+{
+  struct stat st;
+
+  if (!path_exists(path, &st)) {
+    if (!may_create) {
+      log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first, or "
+               "point --rocksdb-path at one", path);
+      return -1;
+    }
+    if (mkdir(path, 0755) != 0) {
+      log_text(LOG_FATAL, "Cannot create the RocksDB directory '%s': %s", path, strerror(errno));
+      return -1;
+    }
+    char marker[4096];
+    snprintf(marker, sizeof(marker), "%s/" MARKER_FILE, path);
+    FILE *f = fopen(marker, "w");
+    if (f == NULL) {
+      log_text(LOG_FATAL, "Cannot write in '%s': %s", path, strerror(errno));
+      rmdir(path);
+      return -1;
+    }
+    fputs("This RocksDB directory was created by sysbench; its 'cleanup' command may remove "
+          "it.\n", f);
+    fclose(f);
+    rdb.created_directory = true;
+    return 0;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    log_text(LOG_FATAL, "--rocksdb-path '%s' exists and is not a directory", path);
+    return -1;
+  }
+  if (access(path, W_OK) != 0) {
+    log_text(LOG_FATAL, "Cannot write in the RocksDB directory '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  int entries = dir_entry_count(path);
+  bool only_marker = entries == 1 && file_in(path, MARKER_FILE);
+  if (entries > 0 && !only_marker && !file_in(path, "CURRENT")) {
+    log_text(LOG_FATAL, "'%s' is not a RocksDB database (no CURRENT file) and not empty: "
+             "choose another --rocksdb-path", path);
+    return -1;
+  }
+  if (!file_in(path, "CURRENT") && !may_create) {
+    log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first", path);
+    return -1;
+  }
+  rdb.created_directory = file_in(path, MARKER_FILE);
+  return 0;
+}
+
+/* Apply a RocksDB OPTIONS file (INI: [DBOptions], [CFOptions "default"],
+   [TableOptions/BlockBasedTable "default"]) through rocksdb_get_options_from_string. */
+static int apply_options_file(rocksdb_options_t **options, const char *file)
+{
+  FILE *f = fopen(file, "r");
+  if (f == NULL) {
+    log_text(LOG_FATAL, "Cannot read --rocksdb-options-file '%s': %s", file, strerror(errno));
+    return -1;
+  }
+  size_t cap = 4096, used = 0, table_start = 0;
+  char *spec = malloc(cap);
+  char line[4096];
+  enum { SKIP, PLAIN, TABLE } section = SKIP;
+  bool in_table = false;
+
+  spec[0] = '\0';
+  while (spec != NULL && fgets(line, sizeof(line), f) != NULL) {
+    char *s = line;
+    while (*s == ' ' || *s == '\t')
+      s++;
+    s[strcspn(s, "\r\n")] = '\0';
+    if (*s == '#' || *s == '\0')
+      continue;
+    if (*s == '[') {
+      if (in_table) {
+        used += (size_t) snprintf(spec + used, cap - used, "};");
+        in_table = false;
+      }
+      if (strncmp(s, "[DBOptions]", 11) == 0 || strncmp(s, "[CFOptions \"default\"]", 21) == 0)
+        section = PLAIN;
+      else if (strncmp(s, "[TableOptions/BlockBasedTable \"default\"]", 40) == 0)
+        section = TABLE;
+      else
+        section = SKIP;
+      continue;
+    }
+    if (section == SKIP || strchr(s, '=') == NULL)
+      continue;
+    if (used + strlen(s) + 64 > cap) {
+      cap = (used + strlen(s) + 64) * 2;
+      char *grown = realloc(spec, cap);
+      if (grown == NULL) {
+        free(spec);
+        spec = NULL;
+        break;
+      }
+      spec = grown;
+    }
+    if (section == TABLE && !in_table) {
+      table_start = used;
+      used += (size_t) snprintf(spec + used, cap - used, "block_based_table_factory={");
+      in_table = true;
+    }
+    /* Strip spaces around '=' as RocksDB writes "key=value". */
+    char *eq = strchr(s, '=');
+    char *k_end = eq;
+    while (k_end > s && (k_end[-1] == ' ' || k_end[-1] == '\t'))
+      k_end--;
+    char *v = eq + 1;
+    while (*v == ' ' || *v == '\t')
+      v++;
+    used += (size_t) snprintf(spec + used, cap - used, "%.*s=%s;", (int) (k_end - s), s, v);
+  }
+  fclose(f);
+  (void) table_start;
+  if (spec == NULL)
+    return -1;
+  if (in_table)
+    used += (size_t) snprintf(spec + used, cap - used, "};");
+
+  char *err = NULL;
+  rocksdb_options_t *parsed = rocksdb_options_create();
+  rocksdb_get_options_from_string(*options, spec, parsed, &err);
+  free(spec);
+  if (err != NULL) {
+    log_text(LOG_FATAL, "--rocksdb-options-file '%s' is not a usable RocksDB OPTIONS file: %s",
+             file, err);
+    rocksdb_free(err);
+    rocksdb_options_destroy(parsed);
+    return -1;
+  }
+  rocksdb_options_destroy(*options);
+  *options = parsed;
+  return 0;
+}
+
+static bool given(const char *option)
+{
+  return rdb_cfg.options_file == NULL || opt_is_set(option);
+}
+
+static int build_options(bool create)
+{
+  rdb_config *c = &rdb_cfg;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+  rdb.options = rocksdb_options_create();
+  rocksdb_options_increase_parallelism(rdb.options, cpus > 1 ? (int) cpus : 2);
+  rocksdb_options_set_max_background_jobs(rdb.options, cpus > 2 ? (int) cpus : 2);
+  rocksdb_options_set_level_compaction_dynamic_level_bytes(rdb.options, 1);
+  rocksdb_options_set_bytes_per_sync(rdb.options, 1 << 20);
+  if (c->options_file != NULL && apply_options_file(&rdb.options, c->options_file) != 0)
+    return -1;
+  rocksdb_options_set_create_if_missing(rdb.options, create);
+
+  if (given("rocksdb-compression"))
+    rocksdb_options_set_compression(rdb.options, c->compression);
+  if (given("rocksdb-write-buffer-size"))
+    rocksdb_options_set_write_buffer_size(rdb.options, c->write_buffer_size);
+  if (c->direct_io) {
+    rocksdb_options_set_use_direct_reads(rdb.options, 1);
+    rocksdb_options_set_use_direct_io_for_flush_and_compaction(rdb.options, 1);
+  }
+  if (c->stats)
+    rocksdb_options_enable_statistics(rdb.options);
+
+  /* Index and filter blocks live in the block cache, so memory stays within
+     --rocksdb-cache-size plus the memtables. */
+  if (given("rocksdb-cache-size") || given("rocksdb-block-size") ||
+      given("rocksdb-bloom-bits")) {
+    rdb.table_options = rocksdb_block_based_options_create();
+    rdb.cache = rocksdb_cache_create_lru(c->cache_size);
+    rocksdb_block_based_options_set_block_cache(rdb.table_options, rdb.cache);
+    rocksdb_block_based_options_set_block_size(rdb.table_options, c->block_size);
+    rocksdb_block_based_options_set_cache_index_and_filter_blocks(rdb.table_options, 1);
+    rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(rdb.table_options, 1);
+    rocksdb_block_based_options_set_format_version(rdb.table_options, 5);
+    if (c->bloom_bits > 0) {
+      rdb.filter = rocksdb_filterpolicy_create_bloom_full(c->bloom_bits);
+      rocksdb_block_based_options_set_filter_policy(rdb.table_options, rdb.filter);
+    }
+    rocksdb_options_set_block_based_table_factory(rdb.options, rdb.table_options);
+  }
+  return 0;
+}
+
+/* Turn RocksDB's open errors into what the user should do about them. */
+static void report_open_error(const char *path, const char *err)
+{
+  if (strstr(err, "LOCK") != NULL &&
+      (strstr(err, "unavailable") != NULL || strstr(err, "lock hold") != NULL ||
+       strstr(err, "No locks available") != NULL))
+    log_text(LOG_FATAL, "The RocksDB database at '%s' is in use by another process (its LOCK "
+             "file is held); stop that process or use another --rocksdb-path", path);
+  else if (strncmp(err, "Corruption", 10) == 0)
+    log_text(LOG_FATAL, "The RocksDB database at '%s' is damaged: %s", path, err);
+  else if (strstr(err, "No space left") != NULL)
+    log_text(LOG_FATAL, "No space left on the device of '%s': %s", path, err);
+  else
+    log_text(LOG_FATAL, "Cannot open the RocksDB database at '%s': %s", path, err);
+}
+
+int rdb_store_open(const char *command)
+{
+  bool prepare = command != NULL && strcmp(command, "prepare") == 0;
+  bool run = command != NULL && strcmp(command, "run") == 0;
+  char *err = NULL;
+
+  if (rdb_config_load() != 0 || check_path(rdb_cfg.path, prepare) != 0)
+    return -1;
+  if (build_options(prepare) != 0) {
+    rdb_store_close();
+    return -1;
+  }
+
+  rdb.mode = run ? rdb_cfg.txn : RDB_TXN_NONE;
+  switch (rdb.mode) {
+    case RDB_TXN_PESSIMISTIC:
+      rdb.txn_db_options = rocksdb_transactiondb_options_create();
+      rdb.txn_db = rocksdb_transactiondb_open(rdb.options, rdb.txn_db_options, rdb_cfg.path,
+                                              &err);
+      break;
+    case RDB_TXN_OPTIMISTIC:
+      rdb.otxn_db = rocksdb_optimistictransactiondb_open(rdb.options, rdb_cfg.path, &err);
+      if (rdb.otxn_db != NULL)
+        rdb.db = rocksdb_optimistictransactiondb_get_base_db(rdb.otxn_db);
+      break;
+    case RDB_TXN_NONE:
+      rdb.db = rocksdb_open(rdb.options, rdb_cfg.path, &err);
+      break;
+  }
+  if (err != NULL) {
+    report_open_error(rdb_cfg.path, err);
+    rocksdb_free(err);
+    rdb_store_close();
+    return -1;
+  }
+  return 0;
+}
+
+void rdb_store_close(void)
+{
+  if (rdb.txn_db != NULL)
+    rocksdb_transactiondb_close(rdb.txn_db);
+  if (rdb.otxn_db != NULL) {
+    rocksdb_optimistictransactiondb_close_base_db(rdb.db);
+    rocksdb_optimistictransactiondb_close(rdb.otxn_db);
+  } else if (rdb.db != NULL) {
+    rocksdb_close(rdb.db);
+  }
+  if (rdb.txn_db_options != NULL)
+    rocksdb_transactiondb_options_destroy(rdb.txn_db_options);
+  if (rdb.table_options != NULL)
+    rocksdb_block_based_options_destroy(rdb.table_options);
+  if (rdb.cache != NULL)
+    rocksdb_cache_destroy(rdb.cache);
+  if (rdb.options != NULL)
+    rocksdb_options_destroy(rdb.options);
+  bool created = rdb.created_directory;
+  memset(&rdb, 0, sizeof(rdb));
+  rdb.created_directory = created;
+}
+
+bool rdb_property_int(const char *name, uint64_t *value)
+{
+  if (rdb.txn_db != NULL)
+    return rocksdb_transactiondb_property_int(rdb.txn_db, name, value) == 0;
+  return rdb.db != NULL && rocksdb_property_int(rdb.db, name, value) == 0;
+}
+
+char *rdb_property_string(const char *name)
+{
+  if (rdb.txn_db != NULL)
+    return rocksdb_transactiondb_property_value(rdb.txn_db, name);
+  return rdb.db != NULL ? rocksdb_property_value(rdb.db, name) : NULL;
+}
+
+/* Remove one file or directory of the database tree (nftw callback, depth first). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void) st; (void) flag; (void) ftw;
+  return remove(path);
+}
+
+void rdb_store_remove_if_empty(void)
+{
+  const char *path = rdb_cfg.path;
+  struct stat st;
+
+  if (!rdb.created_directory || path == NULL || !path_exists(path, &st))
+    return;
+  if (!file_in(path, MARKER_FILE) || !file_in(path, "CURRENT"))
+    return;
+  if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    log_text(LOG_WARNING, "Could not remove all of '%s': %s", path, strerror(errno));
+}

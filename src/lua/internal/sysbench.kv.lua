@@ -1,0 +1,163 @@
+-- sysbench.kv: the key-value API of drivers of the KV family (--db-driver=rocksdb), as
+-- methods of the connections sysbench.sql.driver():connect() returns, plus the sbtest table
+-- helpers the bundled workloads use on such drivers (db_kv.c underneath, through FFI).
+--
+--   local con = sysbench.sql.driver():connect()
+--   con:kv_put("user:1", "alice")            -- one write
+--   local v = con:kv_get("user:1")           -- one read: the value or nil
+--   local vs = con:kv_multi_get({"a", "b"})  -- one read: values (nil holes)
+--   for k, v in con:kv_scan("user:", 100, "user;") do ... end   -- one read, <= 100 rows
+--   local b = con:kv_batch(); b:put("x", "1"); b:delete("y"); b:write()   -- one write
+--   con:query("BEGIN") ... con:query("COMMIT")   -- as --rocksdb-txn says
+
+ffi = require("ffi")
+
+sysbench.kv = {}
+
+ffi.cdef[[
+sql_statement *db_prepare_kv(sql_connection *con, const char *kind, uint32_t table,
+                             uint32_t limit);
+int db_kv_create_table(sql_connection *con, uint32_t table, uint64_t rows, uint32_t flags,
+                       uint32_t slice, uint32_t slices, const char *c_template,
+                       const char *pad_template);
+int db_kv_drop_table(sql_connection *con, uint32_t table);
+sql_result *db_kv_get(sql_connection *con, const char *key, size_t klen);
+sql_result *db_kv_multi_get(sql_connection *con, size_t n, const char *const *keys,
+                            const size_t *klens);
+sql_result *db_kv_scan(sql_connection *con, const char *start, size_t start_len,
+                       const char *upper, size_t upper_len, uint32_t limit);
+int db_kv_put(sql_connection *con, const char *key, size_t klen, const char *value,
+              size_t vlen);
+int db_kv_delete(sql_connection *con, const char *key, size_t klen);
+int db_kv_batch_put(sql_connection *con, const char *key, size_t klen, const char *value,
+                    size_t vlen);
+int db_kv_batch_delete(sql_connection *con, const char *key, size_t klen);
+int db_kv_batch_write(sql_connection *con);
+void db_kv_batch_clear(sql_connection *con);
+]]
+
+local C = ffi.C
+local methods = sysbench.sql.connection_methods
+
+-- Table flags of db_kv.h.
+sysbench.kv.SECONDARY_INDEX = 1
+sysbench.kv.ID_K_ONLY = 2
+sysbench.kv.AUTO_INC = 4
+
+local function fail(con, what)
+   con:check_error(nil, what)
+   error(what .. " failed", 3)
+end
+
+-- A statement of the sbtest workloads in key-value form ("point_selects", "simple_ranges",
+-- "sum_ranges", "order_ranges", "distinct_ranges", "index_updates", "non_index_updates",
+-- "deletes", "inserts", "secondary_ranges", "random_points", "random_ranges") on sbtest<table>.
+-- It binds parameters and executes like a prepared SQL statement.
+function methods.prepare_kv(self, kind, table_num, limit)
+   local stmt = C.db_prepare_kv(self, kind, table_num, limit or 0)
+   if stmt == nil then
+      fail(self, string.format("<key-value %s on sbtest%d>", kind, table_num))
+   end
+   return stmt
+end
+
+function methods.kv_get(self, key)
+   local rs = C.db_kv_get(self, key, #key)
+   if rs == nil then
+      if self.error ~= C.DB_ERROR_NONE then fail(self, "kv_get") end
+      return nil
+   end
+   local row = rs:fetch_row()
+   return row and row[1] or nil
+end
+
+function methods.kv_multi_get(self, keys)
+   local n = #keys
+   local ptrs = ffi.new("const char *[?]", n)
+   local lens = ffi.new("size_t[?]", n)
+   for i = 1, n do
+      ptrs[i - 1] = keys[i]
+      lens[i - 1] = #keys[i]
+   end
+   local rs = C.db_kv_multi_get(self, n, ptrs, lens)
+   if rs == nil then
+      if self.error ~= C.DB_ERROR_NONE then fail(self, "kv_multi_get") end
+      return {}
+   end
+   local values = {}
+   for i = 1, n do
+      local row = rs:fetch_row()
+      values[i] = row and row[1] or nil
+   end
+   return values
+end
+
+-- Keys from `start` on, at most `limit` (0 or nil: no limit), below `upper` if given.
+-- Returns an iterator of key, value pairs.
+function methods.kv_scan(self, start, limit, upper)
+   local rs = C.db_kv_scan(self, start, #start, upper, upper and #upper or 0, limit or 0)
+   if rs == nil then
+      if self.error ~= C.DB_ERROR_NONE then fail(self, "kv_scan") end
+      return function() return nil end
+   end
+   return function()
+      local row = rs:fetch_row()
+      if row == nil then return nil end
+      return row[1], row[2]
+   end
+end
+
+function methods.kv_put(self, key, value)
+   if C.db_kv_put(self, key, #key, value, #value) ~= 0 then fail(self, "kv_put") end
+end
+
+function methods.kv_delete(self, key)
+   if C.db_kv_delete(self, key, #key) ~= 0 then fail(self, "kv_delete") end
+end
+
+local batch_methods = {}
+batch_methods.__index = batch_methods
+
+function batch_methods.put(self, key, value)
+   if C.db_kv_batch_put(self.con, key, #key, value, #value) ~= 0 then
+      fail(self.con, "batch put")
+   end
+end
+
+function batch_methods.delete(self, key)
+   if C.db_kv_batch_delete(self.con, key, #key) ~= 0 then fail(self.con, "batch delete") end
+end
+
+-- Written atomically (inside a transaction, as part of it).
+function batch_methods.write(self)
+   if C.db_kv_batch_write(self.con) ~= 0 then fail(self.con, "batch write") end
+end
+
+function batch_methods.clear(self)
+   C.db_kv_batch_clear(self.con)
+end
+
+function methods.kv_batch(self)
+   C.db_kv_batch_clear(self)
+   return setmetatable({ con = self }, batch_methods)
+end
+
+-- sbtest tables for the bundled workloads. `options`: { secondary_index, auto_inc,
+-- id_k_only, slice, slices, c_template, pad_template }.
+function sysbench.kv.create_table(con, table_num, rows, options)
+   local flags = 0
+   if options.secondary_index then flags = flags + sysbench.kv.SECONDARY_INDEX end
+   if options.id_k_only then flags = flags + sysbench.kv.ID_K_ONLY end
+   if options.auto_inc then flags = flags + sysbench.kv.AUTO_INC end
+   if C.db_kv_create_table(con, table_num, rows, flags, options.slice or 0,
+                           options.slices or 1, options.c_template or "",
+                           options.pad_template or "") ~= 0 then
+      fail(con, string.format("creating table sbtest%d", table_num))
+   end
+end
+
+function sysbench.kv.drop_table(con, table_num)
+   if C.db_kv_drop_table(con, table_num) ~= 0 then
+      fail(con, string.format("dropping table sbtest%d", table_num))
+   end
+end

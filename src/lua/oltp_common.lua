@@ -1,0 +1,673 @@
+-- oltp_common.lua: what the bundled OLTP workloads share -- the sbtest schema and its data,
+-- the options, the prepare/prewarm/cleanup commands, the per-thread statements and the
+-- query groups an event() is made of. A workload requires this module, defines
+-- prepare_statements() (which statements its threads need) and event() (one transaction).
+--
+-- The globals below keep sysbench 1.0.20's names (drv, con, stmt[t][kind], param[t][kind][i],
+-- create_table, prepare_for_each_table, execute_point_selects, ...) because third-party
+-- scripts require this module and call them.
+--
+-- Storage backends
+--   Event functions never see SQL. They execute statement objects made by ONE function,
+--   backend.statement(con, kind, table_num), and bind values through the interface every
+--   backend's statements offer:
+--      stmt:bind_create(type [, max_len]) -> param    param:set(v)   param:set_rand_str(fmt)
+--      stmt:bind_param(param, ...)                    stmt:execute()  stmt:close()
+--   kind is a key of statement_params (one statement per table), or "begin" / "commit"
+--   (table_num nil). The rest of a backend's work is also one function each:
+--      create_table(drv, con, table_num)          create sbtest<N>, load it, index k
+--      drop_table(drv, con, table_num)
+--      prewarm_session(drv, con)                  once per connection before prewarm_table
+--      prewarm_table(drv, con, table_num)
+--      insert_row(drv, con, table_num, id, k, c, pad)  one unprepared INSERT (oltp_insert;
+--                                                      id nil lets the database pick it)
+--   sql_backend below serves every SQL driver. A key-value driver adds its own table as
+--   oltp_backends[<driver name>], and all workloads run on it unchanged.
+
+function init()
+   if event == nil then
+      error("this script is meant to be included by other OLTP scripts and " ..
+            "should not be called directly.", 0)
+   end
+   check_oltp_options(true)
+end
+
+if sysbench.cmdline.command == nil then
+   error("Command is required. Supported commands: prepare, prewarm, run, cleanup, help", 0)
+end
+
+sysbench.cmdline.options = {
+   table_size = {"Number of rows per table", 10000},
+   range_size = {"Range size for range SELECT queries", 100},
+   tables = {"Number of tables", 1},
+   point_selects = {"Number of point SELECT queries per transaction", 10},
+   simple_ranges = {"Number of simple range SELECT queries per transaction", 1},
+   sum_ranges = {"Number of SELECT SUM() queries per transaction", 1},
+   order_ranges = {"Number of SELECT ORDER BY queries per transaction", 1},
+   distinct_ranges = {"Number of SELECT DISTINCT queries per transaction", 1},
+   secondary_ranges = {"Number of secondary range SELECT queries per transaction", 0},
+   index_updates = {"Number of UPDATE index queries per transaction", 1},
+   non_index_updates = {"Number of UPDATE non-index queries per transaction", 1},
+   delete_inserts = {"Number of DELETE/INSERT combinations per transaction", 1},
+   range_selects = {"Enable/disable all range SELECT queries", true},
+   auto_inc = {"Use AUTO_INCREMENT column as Primary Key (for MySQL), or its " ..
+               "alternatives in other DBMS. When disabled, use client-generated IDs", true},
+   create_table_options = {"Extra CREATE TABLE options", ""},
+   skip_trx = {"Don't start explicit transactions and execute all queries in the " ..
+               "AUTOCOMMIT mode", false},
+   secondary = {"Use a secondary index in place of the PRIMARY KEY", false},
+   create_secondary = {"Create a secondary index in addition to the PRIMARY KEY", true},
+   reconnect = {"Reconnect after every N events. The default (0) is to not reconnect", 0},
+   mysql_storage_engine = {"Storage engine, if MySQL is used", "innodb"},
+   pgsql_variant = {"Use this PostgreSQL variant when running with the PostgreSQL driver. " ..
+                    "The only currently supported variant is 'redshift'. When enabled, " ..
+                    "create_secondary is automatically disabled, and delete_inserts is set " ..
+                    "to 0"},
+}
+
+-- Option checks -------------------------------------------------------------------------------
+
+-- Accepted range of each numeric option: {lowest, highest or nil, note or nil}.
+local option_limits = {
+   tables = {1},
+   table_size = {0},
+   range_size = {1},
+   point_selects = {0},
+   simple_ranges = {0},
+   sum_ranges = {0},
+   order_ranges = {0},
+   distinct_ranges = {0},
+   secondary_ranges = {0},
+   index_updates = {0},
+   non_index_updates = {0},
+   delete_inserts = {0},
+   reconnect = {0},
+}
+
+-- Lets a workload narrow an option or add one of its own (select_random_*: --tables=1 only).
+function set_oltp_option_limits(name, lowest, highest, note)
+   option_limits[name] = {lowest, highest, note}
+end
+
+local function option_error(name, value, expected, note)
+   error(string.format("invalid value for --%s: %s (expected %s%s)", name, tostring(value),
+                       expected, note and ("; " .. note) or ""), 0)
+end
+
+-- Raises one error naming the first bad option. running: the run command, where rows are
+-- drawn from 1..--table_size, so an empty table cannot work.
+function check_oltp_options(running)
+   local names = {}
+   for name in pairs(option_limits) do
+      names[#names + 1] = name
+   end
+   table.sort(names)
+   for _, name in ipairs(names) do
+      local limits = option_limits[name]
+      local lowest, highest, note = limits[1], limits[2], limits[3]
+      if name == "table_size" and running then
+         lowest = math.max(lowest, 1)
+      end
+      local value = sysbench.opt[name]
+      local expected
+      if highest == lowest then
+         expected = tostring(lowest)
+      elseif highest ~= nil then
+         expected = string.format("a whole number from %d to %d", lowest, highest)
+      else
+         expected = string.format("a whole number >= %d", lowest)
+      end
+      if type(value) ~= "number" or value ~= math.floor(value) or value < lowest or
+         (highest ~= nil and value > highest) then
+         option_error(name, value, expected, note)
+      end
+   end
+end
+
+-- For the parallel commands: every thread checks, only the first one reports, so a bad
+-- value gives one message however many threads run. False means "stop, do nothing".
+local function options_ok_for_command()
+   local ok, message = pcall(check_oltp_options, false)
+   if ok then
+      return true
+   end
+   if sysbench.tid == 0 then
+      error(message, 0)
+   end
+   return false
+end
+
+-- Row data --------------------------------------------------------------------------------------
+
+-- Random digits in groups of 11 joined by '-': c has 10 groups (119 characters), pad 5 (59).
+local c_template = string.rep("###########", 10, "-")
+local pad_template = string.rep("###########", 5, "-")
+
+function get_c_value()
+   return sysbench.rand.string(c_template)
+end
+
+function get_pad_value()
+   return sysbench.rand.string(pad_template)
+end
+
+-- Statements ----------------------------------------------------------------------------------
+
+local sql_type = sysbench.sql.type
+local INT = {sql_type.INT}
+local C120 = {sql_type.CHAR, 120}
+local C60 = {sql_type.CHAR, 60}
+
+local function n_ints(n)
+   local list = {}
+   for i = 1, n do
+      list[i] = INT
+   end
+   return list
+end
+
+-- Parameters each statement kind binds, in order ({type, max length}). The same for every
+-- backend; a function when the count comes from an option.
+local statement_params = {
+   point_selects = {INT},
+   simple_ranges = {INT, INT},
+   sum_ranges = {INT, INT},
+   order_ranges = {INT, INT},
+   distinct_ranges = {INT, INT},
+   secondary_ranges = {INT},
+   index_updates = {INT},
+   non_index_updates = {C120, INT},
+   deletes = {INT},
+   inserts = {INT, INT, C120, C60},
+   random_points = function() return n_ints(sysbench.opt.random_points) end,
+   random_ranges = function() return n_ints(2 * sysbench.opt.number_of_ranges) end,
+   begin = {},
+   commit = {},
+}
+
+-- The SQL backend ---------------------------------------------------------------------------
+
+-- SQL text per statement kind; %u is the table number.
+local statement_sql = {
+   point_selects = "SELECT c FROM sbtest%u WHERE id=?",
+   simple_ranges = "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ?",
+   sum_ranges = "SELECT SUM(k) FROM sbtest%u WHERE id BETWEEN ? AND ?",
+   order_ranges = "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
+   distinct_ranges = "SELECT DISTINCT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
+   index_updates = "UPDATE sbtest%u SET k=k+1 WHERE id=?",
+   non_index_updates = "UPDATE sbtest%u SET c=? WHERE id=?",
+   deletes = "DELETE FROM sbtest%u WHERE id=?",
+   inserts = "INSERT INTO sbtest%u (id, k, c, pad) VALUES (?, ?, ?, ?)",
+   begin = "BEGIN",
+   commit = "COMMIT",
+}
+
+-- Kinds whose text depends on options; the values are fixed here, at prepare time.
+local statement_sql_builders = {
+   -- Terark's secondary-index scan; the LIMIT is part of the text, not a parameter
+   secondary_ranges = function(table_num)
+      return string.format("SELECT c FROM sbtest%u WHERE k >= ? LIMIT %u", table_num,
+                           sysbench.opt.range_size)
+   end,
+   random_points = function(table_num)
+      local list = string.rep("?", sysbench.opt.random_points, ", ")
+      return string.format("        SELECT id, k, c, pad\n          FROM sbtest%u\n" ..
+                           "          WHERE k IN (%s)\n        ", table_num, list)
+   end,
+   random_ranges = function(table_num)
+      local list = string.rep("k BETWEEN ? AND ?", sysbench.opt.number_of_ranges, " OR ")
+      return string.format("        SELECT count(k)\n          FROM sbtest%u\n" ..
+                           "          WHERE %s", table_num, list)
+   end,
+}
+
+-- Driver names that speak MySQL's SQL dialect.
+local mysql_family = {mysql = true, tidb = true, attachsql = true, drizzle = true}
+
+local sql_backend = {}
+
+function sql_backend.statement(con, kind, table_num)
+   local build = statement_sql_builders[kind]
+   local text = build and build(table_num) or string.format(statement_sql[kind], table_num)
+   return con:prepare(text)
+end
+
+local function column_definitions(drv)
+   local name = drv:name()
+   local opt = sysbench.opt
+   if mysql_family[name] then
+      local id = opt.auto_inc and "INTEGER NOT NULL AUTO_INCREMENT" or "INTEGER NOT NULL"
+      local extra = opt.create_table_options
+      if extra == nil or extra == "" then
+         extra = mysql_table_options or ""        -- 1.0.20 scripts set this global
+      end
+      return id, "/*! ENGINE = " .. opt.mysql_storage_engine .. " */", extra
+   elseif name == "pgsql" then
+      if not opt.auto_inc then
+         return "INTEGER NOT NULL", "", ""
+      elseif opt.pgsql_variant == "redshift" then
+         return "INTEGER IDENTITY(1,1)", "", ""
+      end
+      return "SERIAL", "", ""
+   end
+   error("Unsupported database driver:" .. name, 0)
+end
+
+function sql_backend.create_table(drv, con, table_num)
+   local opt = sysbench.opt
+   local id_def, engine_def, extra_options = column_definitions(drv)
+   local key_def = opt.secondary and "KEY xid" or "PRIMARY KEY"
+
+   print(string.format("Creating table 'sbtest%d'...", table_num))
+   con:query(string.format("CREATE TABLE sbtest%d(\n" ..
+                           "  id %s,\n" ..
+                           "  k INTEGER DEFAULT '0' NOT NULL,\n" ..
+                           "  c CHAR(120) DEFAULT '' NOT NULL,\n" ..
+                           "  pad CHAR(60) DEFAULT '' NOT NULL,\n" ..
+                           "  %s (id)\n" ..
+                           ") %s %s",
+                           table_num, id_def, key_def, engine_def, extra_options))
+
+   local rows = opt.table_size
+   if rows > 0 then
+      print(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
+   end
+
+   -- Rows go out as multi-row INSERTs. Random draws per row: c, pad, then k -- the order
+   -- 1.0.20 uses, so one-thread loads produce the same data.
+   local auto_inc = opt.auto_inc
+   if auto_inc then
+      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(k, c, pad) VALUES", table_num))
+   else
+      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(id, k, c, pad) VALUES",
+                                         table_num))
+   end
+   local format = string.format
+   for id = 1, rows do
+      local c = get_c_value()
+      local pad = get_pad_value()
+      local k = sysbench.rand.default(1, rows)
+      if auto_inc then
+         con:bulk_insert_next(format("(%d, '%s', '%s')", k, c, pad))
+      else
+         con:bulk_insert_next(format("(%d, %d, '%s', '%s')", id, k, c, pad))
+      end
+   end
+   con:bulk_insert_done()
+
+   -- The index on k is built after the load: much faster than maintaining it row by row.
+   if opt.create_secondary then
+      print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
+      con:query(string.format("CREATE INDEX k_%d ON sbtest%d(k)", table_num, table_num))
+   end
+end
+
+function sql_backend.drop_table(drv, con, table_num)
+   print(string.format("Dropping table 'sbtest%d'...", table_num))
+   con:query("DROP TABLE IF EXISTS sbtest" .. table_num)
+end
+
+-- Reads the table through its primary key, then through a filter no index can serve, so its
+-- pages are in the server's cache before a run.
+function sql_backend.prewarm_table(drv, con, table_num)
+   local name = "sbtest" .. table_num
+   print("Prewarming table " .. name)
+   con:query("ANALYZE TABLE " .. name)
+   con:query(string.format("SELECT AVG(id) FROM (SELECT * FROM %s FORCE KEY (PRIMARY) " ..
+                           "LIMIT %u) t", name, sysbench.opt.table_size))
+   con:query(string.format("SELECT COUNT(*) FROM (SELECT * FROM %s WHERE k LIKE '%%0%%' " ..
+                           "LIMIT %u) t", name, sysbench.opt.table_size))
+end
+
+function sql_backend.prewarm_session(drv, con)
+   if not mysql_family[drv:name()] then
+      error("prewarm is currently MySQL only", 0)
+   end
+   -- keep the derived tables of the queries above in memory
+   con:query("SET tmp_table_size=2*1024*1024*1024")
+   con:query("SET max_heap_table_size=2*1024*1024*1024")
+end
+
+-- id nil: the database assigns it -- MySQL when given 0, PostgreSQL when id is left out.
+function sql_backend.insert_row(drv, con, table_num, id, k, c, pad)
+   if id == nil and drv:name() == "pgsql" then
+      con:query(string.format("INSERT INTO sbtest%d (k, c, pad) VALUES (%d, '%s', '%s')",
+                              table_num, k, c, pad))
+   else
+      con:query(string.format("INSERT INTO sbtest%d (id, k, c, pad) VALUES " ..
+                              "(%d, %d, '%s', '%s')", table_num, id or 0, k, c, pad))
+   end
+end
+
+-- Backends by driver name; sql_backend serves every driver not listed.
+oltp_backends = oltp_backends or {}
+
+local function backend_for(drv)
+   return oltp_backends[drv:name()] or sql_backend
+end
+
+-- Commands --------------------------------------------------------------------------------------
+
+-- A parallel command's thread handles tables first, first + --threads, ... (table N belongs
+-- to thread (N - 1) % --threads).
+local function first_own_table()
+   return sysbench.tid % sysbench.opt.threads + 1
+end
+
+-- 1.0.20's name: scripts override it, or call it from their own prepare.
+function create_table(drv, con, table_num)
+   backend_for(drv).create_table(drv, con, table_num)
+end
+
+-- Creates and loads the tables; parallel over tables with --threads > 1.
+function cmd_prepare()
+   if not options_ok_for_command() then
+      return
+   end
+   local drv = sysbench.sql.driver()
+   local con = drv:connect()
+   for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
+      create_table(drv, con, t)
+   end
+end
+
+-- Loads the tables into the server's cache; parallel like prepare.
+function cmd_prewarm()
+   if not options_ok_for_command() then
+      return
+   end
+   local drv = sysbench.sql.driver()
+   local con = drv:connect()
+   local backend = backend_for(drv)
+   backend.prewarm_session(drv, con)
+   for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
+      backend.prewarm_table(drv, con, t)
+   end
+end
+
+-- master's name for prewarm
+cmd_warmup = cmd_prewarm
+
+sysbench.cmdline.commands = {
+   prepare = {cmd_prepare, sysbench.cmdline.PARALLEL_COMMAND},
+   prewarm = {cmd_prewarm, sysbench.cmdline.PARALLEL_COMMAND},
+   warmup = {cmd_prewarm, sysbench.cmdline.PARALLEL_COMMAND},
+}
+
+function cleanup()
+   check_oltp_options(false)
+   local drv = sysbench.sql.driver()
+   local con = drv:connect()
+   local backend = backend_for(drv)
+   for t = 1, sysbench.opt.tables do
+      backend.drop_table(drv, con, t)
+   end
+end
+
+-- Per-thread statements -------------------------------------------------------------------
+
+-- The thread's backend: set by thread_init, or found from the global drv on first use by
+-- scripts that open their own connection in their own thread_init, as 1.0.20 allowed.
+local backend
+
+local function thread_backend()
+   if backend == nil then
+      backend = backend_for(drv)
+   end
+   return backend
+end
+
+-- Prepares statement `kind` on every table: stmt[t][kind], with its parameters bound as
+-- param[t][kind][1..n].
+function prepare_for_each_table(kind)
+   local shape = statement_params[kind]
+   if type(shape) == "function" then
+      shape = shape()
+   end
+   for t = 1, sysbench.opt.tables do
+      local s = thread_backend().statement(con, kind, t)
+      stmt[t][kind] = s
+      if #shape > 0 then
+         local params = {}
+         for i, p in ipairs(shape) do
+            if p[2] ~= nil then
+               params[i] = s:bind_create(p[1], p[2])
+            else
+               params[i] = s:bind_create(p[1])
+            end
+         end
+         param[t][kind] = params
+         s:bind_param(unpack(params))
+      end
+   end
+end
+
+function prepare_begin()
+   stmt.begin = thread_backend().statement(con, "begin")
+end
+
+function prepare_commit()
+   stmt.commit = thread_backend().statement(con, "commit")
+end
+
+function prepare_point_selects() prepare_for_each_table("point_selects") end
+function prepare_simple_ranges() prepare_for_each_table("simple_ranges") end
+function prepare_sum_ranges() prepare_for_each_table("sum_ranges") end
+function prepare_order_ranges() prepare_for_each_table("order_ranges") end
+function prepare_distinct_ranges() prepare_for_each_table("distinct_ranges") end
+function prepare_index_updates() prepare_for_each_table("index_updates") end
+function prepare_non_index_updates() prepare_for_each_table("non_index_updates") end
+
+-- Only with --secondary_ranges > 0, so the stock mixes prepare exactly 1.0.20's statements.
+function prepare_secondary_ranges()
+   if sysbench.opt.secondary_ranges > 0 then
+      prepare_for_each_table("secondary_ranges")
+   end
+end
+
+function prepare_delete_inserts()
+   prepare_for_each_table("deletes")
+   prepare_for_each_table("inserts")
+end
+
+function thread_init()
+   drv = sysbench.sql.driver()
+   con = drv:connect()
+   backend = backend_for(drv)
+
+   -- stmt[t][kind] and param[t][kind][i]: one statement per table and kind per thread
+   stmt = {}
+   param = {}
+   for t = 1, sysbench.opt.tables do
+      stmt[t] = {}
+      param[t] = {}
+   end
+
+   prepare_statements()      -- defined by the workload script
+end
+
+function close_statements()
+   for t = 1, sysbench.opt.tables do
+      for _, s in pairs(stmt[t]) do
+         s:close()
+      end
+   end
+   if stmt.begin ~= nil then
+      stmt.begin:close()
+   end
+   if stmt.commit ~= nil then
+      stmt.commit:close()
+   end
+end
+
+function thread_done()
+   close_statements()
+   con:disconnect()
+end
+
+-- Statements die with their connection: after a reconnect they are prepared again.
+local function reprepare_after(reconnect)
+   close_statements()
+   if reconnect then
+      con:reconnect()
+   end
+   prepare_statements()
+end
+
+-- --reconnect=N: every workload's event() ends with this call.
+local events_since_reconnect = 0
+
+function check_reconnect()
+   local every = sysbench.opt.reconnect
+   if every > 0 then
+      events_since_reconnect = events_since_reconnect + 1
+      if events_since_reconnect >= every then
+         events_since_reconnect = 0
+         reprepare_after(true)
+      end
+   end
+end
+
+-- The driver reconnects by itself when a lost connection is in --mysql-ignore-errors; the
+-- event is then retried, and needs its statements back.
+local connection_lost = {
+   [2006] = true,   -- CR_SERVER_GONE_ERROR
+   [2011] = true,   -- CR_TCP_CONNECTION
+   [2013] = true,   -- CR_SERVER_LOST
+   [2055] = true,   -- CR_SERVER_LOST_EXTENDED
+}
+
+function sysbench.hooks.before_restart_event(errdesc)
+   if connection_lost[errdesc.sql_errno] then
+      reprepare_after(false)
+   end
+end
+
+-- Query groups ----------------------------------------------------------------------------------
+-- Each group picks one table, then runs its statement --<group> times with fresh values set
+-- on the bound parameters. Random draws happen in 1.0.20's order, so a seeded run sends the
+-- same queries.
+
+local function get_table_num()
+   return sysbench.rand.uniform(1, sysbench.opt.tables)
+end
+
+local function get_id()
+   return sysbench.rand.default(1, sysbench.opt.table_size)
+end
+
+function begin()
+   stmt.begin:execute()
+end
+
+function commit()
+   stmt.commit:execute()
+end
+
+function execute_point_selects()
+   local t = get_table_num()
+   local n = sysbench.opt.point_selects
+   if n < 1 then
+      return
+   end
+   local s, id = stmt[t].point_selects, param[t].point_selects[1]
+   for _ = 1, n do
+      id:set(get_id())
+      s:execute()
+   end
+end
+
+-- One range group: WHERE id BETWEEN first AND first + --range_size - 1.
+local function execute_range(kind)
+   local t = get_table_num()
+   local n = sysbench.opt[kind]
+   if n < 1 then
+      return
+   end
+   local s, p = stmt[t][kind], param[t][kind]
+   local first_param, last_param = p[1], p[2]
+   local width = sysbench.opt.range_size - 1
+   for _ = 1, n do
+      local first = get_id()
+      first_param:set(first)
+      last_param:set(first + width)
+      s:execute()
+   end
+end
+
+function execute_simple_ranges() execute_range("simple_ranges") end
+function execute_sum_ranges() execute_range("sum_ranges") end
+function execute_order_ranges() execute_range("order_ranges") end
+function execute_distinct_ranges() execute_range("distinct_ranges") end
+
+-- Terark's query: WHERE k >= <random value> LIMIT --range_size. No table is drawn when the
+-- group is off, so the stock mixes draw exactly 1.0.20's random numbers.
+function execute_secondary_ranges()
+   local n = sysbench.opt.secondary_ranges
+   if n < 1 then
+      return
+   end
+   local t = get_table_num()
+   local s, k = stmt[t].secondary_ranges, param[t].secondary_ranges[1]
+   for _ = 1, n do
+      k:set(get_id())
+      s:execute()
+   end
+end
+
+function execute_index_updates()
+   local t = get_table_num()
+   local n = sysbench.opt.index_updates
+   if n < 1 then
+      return
+   end
+   local s, id = stmt[t].index_updates, param[t].index_updates[1]
+   for _ = 1, n do
+      id:set(get_id())
+      s:execute()
+   end
+end
+
+function execute_non_index_updates()
+   local t = get_table_num()
+   local n = sysbench.opt.non_index_updates
+   if n < 1 then
+      return
+   end
+   local s, p = stmt[t].non_index_updates, param[t].non_index_updates
+   local c, id = p[1], p[2]
+   for _ = 1, n do
+      c:set_rand_str(c_template)
+      id:set(get_id())
+      s:execute()
+   end
+end
+
+-- Deletes a random row and inserts it back with the same id and new k, c and pad.
+function execute_delete_inserts()
+   local t = get_table_num()
+   local n = sysbench.opt.delete_inserts
+   if n < 1 then
+      return
+   end
+   local delete, insert = stmt[t].deletes, stmt[t].inserts
+   local delete_id = param[t].deletes[1]
+   local p = param[t].inserts
+   local id, k, c, pad = p[1], p[2], p[3], p[4]
+   for _ = 1, n do
+      local row_id = get_id()
+      local k_value = get_id()
+      delete_id:set(row_id)
+      id:set(row_id)
+      k:set(k_value)
+      c:set_rand_str(c_template)
+      pad:set_rand_str(pad_template)
+      delete:execute()
+      insert:execute()
+   end
+end
+
+-- One unprepared INSERT (oltp_insert). id nil: the database assigns it.
+function execute_insert_row(table_num, id, k, c, pad)
+   thread_backend().insert_row(drv, con, table_num, id, k, c, pad)
+end

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# config_file.t: --config-file=FILE reads name=value lines as if they were on the command line,
+# at the position of --config-file (later settings win). Comments, quotes and lists as in
+# 1.0.20. Deliberate differences: script options set there are applied (1.0.20 resets them
+# to their defaults), a missing file is an error, a bad value names file and line, and an
+# unknown name is a warning (one file often serves several tests).
+. "$(dirname "$0")/../lib/tap.sh"
+
+opt_dump_script opts.lua 'sysbench.cmdline.options = {
+  lst = {"a list", {"a", "b"}},
+  num = {"a number", 5},
+  flag = {"a flag", false},
+  str = {"a string", "x"},
+}'
+
+write main.cfg <<'CFG'
+# a comment line
+threads=2
+events = 7
+rand_type=uniform
+report-checkpoints=1,2
+forced-shutdown=5   # a trailing comment
+    rand-seed=42
+lst="p q",r
+str='hello world'
+num=3.5
+flag=on
+CFG
+
+sb opts.lua dump --config-file=main.cfg
+is "$rc" 0 "a config file is read"
+is "$(optval threads)" 2 "name=value sets an option"
+is "$(optval events)" 7 "spaces around '=' are allowed"
+is "$(optval rand_type)" uniform "'_' spelling in a config file"
+is "$(optval report_checkpoints)" "1,2" "a list value in a config file"
+is "$(optval forced_shutdown)" 5 "a trailing '#' comment is not part of the value"
+is "$(optval rand_seed)" 42 "leading blanks before the name are ignored"
+is "$(optval lst)" "p q,r" "a quoted list item keeps its space"
+is "$(optval str)" "hello world" "a single-quoted value keeps its space"
+is "$(optval num),$(optval flag)" "3.5,true" \
+   "script options are set from the config file (1.0.20 resets them to defaults)"
+
+sb opts.lua dump --config-file=main.cfg --threads=3
+is "$(optval threads)" 3 "a command-line option after --config-file wins"
+sb opts.lua dump --threads=3 --config-file=main.cfg
+is "$(optval threads)" 2 "the config file wins over an option given before --config-file"
+sb opts.lua dump --num=9 --config-file=main.cfg
+is "$(optval num)" 3.5 "... for script options too"
+sb opts.lua dump --config-file=main.cfg --num=9
+is "$(optval num)" 9 "a script option after --config-file wins"
+
+printf 'threads=4\n' | write plain.cfg
+sb cpu run --config-file=plain.cfg --events=1 --time=0
+like "$out" "Number of threads: 4" "a config file works for compiled-in tests"
+
+sb opts.lua dump --config-file=nosuch.cfg
+is "$rc|$out|$err" "1||Cannot read the config file 'nosuch.cfg': No such file or directory" \
+   "a missing config file is an error naming it (1.0.20 warns and goes on)"
+
+printf '# first line\nthreads=abc\n' | write bad.cfg
+sb cpu run --config-file=bad.cfg
+is "$rc|$out|$err" \
+   "1||config file 'bad.cfg' line 2: Invalid value for the 'threads' option: 'abc' (expected an integer)" \
+   "a bad value in a config file names the file and the line"
+
+printf 'percentile=500\n' | write range.cfg
+sb cpu run --config-file=range.cfg
+is "$rc|$out" "1|FATAL: Invalid value for --percentile: 500 (expected 1 to 100, or 0 to disable)" \
+   "an out-of-range value from a config file gets the option's usual line"
+
+printf 'threads=2\nnot_an_option=5\n' | write unknown.cfg
+sb cpu run --config-file=unknown.cfg --events=1 --time=0
+is "$rc" 0 "an unknown name in a config file does not stop the run"
+like "$out" "WARNING: the config file sets 'not_an_option', which this test does not use; ignored" \
+     "... it is a warning naming it"
+like "$out" "Number of threads: 2" "... and the rest of the file applies"
+
+printf 'threads\n' | write noeq.cfg
+sb cpu run --config-file=noeq.cfg --events=1 --time=0
+is "$rc|$err" "0|WARNING: config file 'noeq.cfg' line 1: expected name=value, got 'threads'; line ignored" \
+   "a line without '=' is ignored with a warning"
+
+printf 'str="unterminated\n' | write quote.cfg
+sb opts.lua dump --config-file=quote.cfg
+is "$rc|$err" "1|config file 'quote.cfg' line 1: cannot parse 'str' (expected name=value, with quotes closed)" \
+   "an unclosed quote is an error naming file and line"
+
+write legacy.lua <<'LUA'
+function event() end
+sysbench.cmdline.commands = { show = { function() print("my_setting=" .. tostring(my_setting)) end } }
+LUA
+printf 'my_setting=17\n' | write legacy.cfg
+sb legacy.lua show --config-file=legacy.cfg
+is "$rc|$(printf '%s\n' "$out" | grep my_setting)" "0|my_setting=17" \
+   "a script declaring no options gets config-file options as globals (1.0's legacy mode)"
+
+done_testing
