@@ -247,7 +247,9 @@ void db_connection_free(db_conn *con)
   if (con == NULL)
     return;
   /* Statements the script never closed go with their connection (server-side statements
-     count against the server's max_prepared_stmt_count). */
+     count against the server's max_prepared_stmt_count). An open result set may belong to
+     one of them: it goes first. */
+  free_results_internal(con);
   while (con->statements != NULL)
     db_close(con->statements);
   db_connection_close(con);
@@ -533,6 +535,8 @@ int db_close(db_stmt *stmt)
   if (stmt == NULL)
     return 0;
   db_conn *con = stmt->connection;
+  if (con->state == DB_CONN_RESULT_SET && con->rs.statement == stmt)
+    free_results_internal(con);
   if (stmt->prev != NULL)
     stmt->prev->next = stmt->next;
   else
@@ -540,7 +544,8 @@ int db_close(db_stmt *stmt)
   if (stmt->next != NULL)
     stmt->next->prev = stmt->prev;
   const db_driver_ops *ops = con->driver->def->ops;
-  if (!stmt->emulated && ops->close != NULL && stmt->connection->state != DB_CONN_INVALID)
+  /* also after a disconnect: the driver frees its statement handle (without the server) */
+  if (!stmt->emulated && ops->close != NULL)
     ops->close(stmt);
   free(stmt->query);
   free(stmt->params);

@@ -73,12 +73,21 @@ int db_kv_drop_table(db_conn *con, uint32_t table)
   return kv->drop_table(con, table);
 }
 
-db_result *db_kv_get(db_conn *con, const char *key, size_t klen)
+int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || kv->check_table == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return kv->check_table(con, table, report, report_len);
+}
+
+db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 {
   const db_kv_ops *kv = kv_of(con);
   if (kv == NULL || !db_statement_start(con))
     return NULL;
-  return db_statement_finish(con, kv->get(con, key, klen, &con->rs));
+  return db_statement_finish(con, kv->get(con, key, klen, for_update, &con->rs));
 }
 
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens)

@@ -33,8 +33,11 @@ struct db_kv_ops {
   int (*prepare)(db_stmt *stmt, const char *kind, uint32_t table, uint32_t limit);
   int (*create_table)(db_conn *con, const db_kv_table_spec *spec);
   int (*drop_table)(db_conn *con, uint32_t table);
+  /* Read a table back and compare with its load: 0 equal, 1 different, -1 error. */
+  int (*check_table)(db_conn *con, uint32_t table, char *report, size_t report_len);
   /* Generic API on the driver's user key space. Reads fill rs with rows. */
-  db_error_t (*get)(db_conn *con, const char *key, size_t klen, db_result *rs);
+  /* for_update: lock the key (pessimistic) or check it for conflicts at commit (optimistic) */
+  db_error_t (*get)(db_conn *con, const char *key, size_t klen, int for_update, db_result *rs);
   db_error_t (*multi_get)(db_conn *con, size_t n, const char *const *keys, const size_t *klens,
                           db_result *rs);
   db_error_t (*scan)(db_conn *con, const char *start, size_t start_len, const char *upper,
@@ -55,7 +58,8 @@ int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
                        uint32_t slice, uint32_t slices, const char *c_template,
                        const char *pad_template);
 int db_kv_drop_table(db_conn *con, uint32_t table);
-db_result *db_kv_get(db_conn *con, const char *key, size_t klen);
+int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len);
+db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update);
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens);
 db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,
                       size_t upper_len, uint32_t limit);

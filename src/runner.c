@@ -30,9 +30,12 @@ __thread int sb_tls_thread_id;
 static run_config config;
 static sb_test *current_test;
 
+/* Why workers stop (flags.stop); 0 = they do not. */
+enum { STOP_NOW = 1, STOP_TIME_LIMIT = 2 };
+
 /* Read on every event; written a handful of times per run. Kept apart from written data. */
 static struct {
-  int stop;                  /* workers must not start another event */
+  int stop;                  /* workers must not start another event: STOP_* */
   int warming_up;            /* events do not consume the --events budget yet */
   int rate_mode;
 } __attribute__((aligned(128))) flags;
@@ -81,7 +84,7 @@ const run_config *runner_config(void)
 void runner_fail(void)
 {
   __atomic_store_n(&failed, 1, __ATOMIC_RELEASE);
-  __atomic_store_n(&flags.stop, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&flags.stop, STOP_NOW, __ATOMIC_RELEASE);
   sem_post(&main_wakeup);
 }
 
@@ -127,8 +130,12 @@ static bool claim_events(worker_stats *w)
 
 bool sb_more_events(int thread_id)
 {
-  if (__builtin_expect(__atomic_load_n(&flags.stop, __ATOMIC_RELAXED), 0))
+  int stop = __atomic_load_n(&flags.stop, __ATOMIC_RELAXED);
+  if (__builtin_expect(stop, 0)) {
+    if (stop == STOP_TIME_LIMIT)
+      log_text(LOG_INFO, "Time limit exceeded, exiting...");
     return false;
+  }
 
   worker_stats *w = stats_of((unsigned) thread_id);
   /* Acquire pairs with end_warmup(): an event started after this load sees the warm-up
@@ -136,8 +143,10 @@ bool sb_more_events(int thread_id)
   int warming = __atomic_load_n(&flags.warming_up, __ATOMIC_ACQUIRE);
   w->warmup_event = (uint32_t) warming;
   if (config.max_events > 0 && !warming) {
-    if (w->events_quota == 0 && !claim_events(w))
+    if (w->events_quota == 0 && !claim_events(w)) {
+      log_text(LOG_INFO, "Event limit exceeded, exiting...");
       return false;
+    }
     w->events_quota--;
   }
   if (flags.rate_mode && !rate_next_event(&w->scheduled_ns))
@@ -249,6 +258,8 @@ static void *worker_main(void *arg)
   if (ops->thread_init != NULL && ops->thread_init(thread_id) != 0) {
     log_text(LOG_DEBUG, "Worker thread (#%d) failed to initialize!", thread_id);
     rc = 1;
+  } else {
+    log_text(LOG_DEBUG, "Worker thread (#%d) initialized", thread_id);
   }
 
   if (barrier_pass(rc == 0)) {
@@ -429,7 +440,7 @@ static void stop_reporter(void)
 static void on_signal(int sig)
 {
   interrupted_by = sig;
-  __atomic_store_n(&flags.stop, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&flags.stop, STOP_NOW, __ATOMIC_RELAXED);
   sem_post(&main_wakeup);
 }
 
@@ -551,9 +562,9 @@ static void release_workers(int how)
   pthread_mutex_unlock(&barrier_mutex);
 }
 
-static void stop_workers(void)
+static void stop_workers(int reason)
 {
-  __atomic_store_n(&flags.stop, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&flags.stop, reason, __ATOMIC_RELEASE);
   rate_stop();
 }
 
@@ -619,7 +630,7 @@ static void supervise(void)
     if (!stopped && (interrupted_by || runner_failed() || (time_limit && now >= time_limit))) {
       stopped = true;
       __atomic_store_n(&stopped_at_ns, now, __ATOMIC_RELEASE);
-      stop_workers();
+      stop_workers(interrupted_by || runner_failed() ? STOP_NOW : STOP_TIME_LIMIT);
       if (warming) {         /* stopped during warm-up: report what ran so far */
         warming = false;
         end_warmup();
@@ -760,9 +771,9 @@ int runner_run(sb_test *test)
     if (ops->cleanup != NULL && ops->cleanup() != 0)
       runner_fail();
   }
-  /* A run stopped by an error (a failed event, a full --rate queue) has no results worth
-     reporting; 1.0 prints none either. */
-  if (rc == 0 && !runner_failed()) {
+  /* A run stopped by an error (a fatal SQL error, a full --rate queue) still reports what
+     ran until then, after the error's own message; the exit code says it failed. */
+  if (rc == 0) {
     report_cumulative(false);
     if (interrupted_by)
       log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "

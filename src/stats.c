@@ -134,17 +134,29 @@ void stats_copy(stats_snapshot *dst, const stats_snapshot *src)
   histogram_snapshot(dst->histogram, src->histogram);
 }
 
-void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns)
+bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_t *max_ns)
 {
   uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
+  worker_stats *w = &workers[thread_id];
+
+  /* A worker that has not finished an event since the reset still shows old extremes. */
+  if (thread_id >= worker_count || __atomic_load_n(&w->epoch, __ATOMIC_RELAXED) != epoch) {
+    *min_ns = *max_ns = 0;
+    return false;
+  }
+  *min_ns = load64(&w->latency_min_ns);
+  *max_ns = load64(&w->latency_max_ns);
+  return true;
+}
+
+void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns)
+{
   uint64_t lo = UINT64_MAX, hi = 0;
 
   for (unsigned i = 0; i < worker_count; i++) {
-    worker_stats *w = &workers[i];
-    /* A worker that has not finished an event since the reset still shows old extremes. */
-    if (__atomic_load_n(&w->epoch, __ATOMIC_RELAXED) != epoch)
+    uint64_t mn, mx;
+    if (!stats_thread_latency_extremes(i, &mn, &mx))
       continue;
-    uint64_t mn = load64(&w->latency_min_ns), mx = load64(&w->latency_max_ns);
     if (mn < lo)
       lo = mn;
     if (mx > hi)

@@ -110,6 +110,8 @@ void stats_copy(stats_snapshot *dst, const stats_snapshot *src);
 
 /* Minimum and maximum event latency since the last epoch, over all workers (ns). */
 void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns);
+/* The same for one worker; false (and 0, 0) if it finished no event since the epoch. */
+bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_t *max_ns);
 
 /* In-flight events (workers inside event()). */
 unsigned stats_in_flight(void);

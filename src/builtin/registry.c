@@ -12,10 +12,8 @@ extern sb_test mutex_test;
 
 sb_test *const builtin_tests[] = {
   &cpu_test,
-#ifdef SB_HAVE_MEMORY_TEST
   &memory_test,
   &threads_test,
   &mutex_test,
-#endif
   NULL
 };

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errmsg.h>
+
 #include "logger.h"
 #include "mysql_driver.h"
 
@@ -39,9 +41,10 @@ static const char *or_null(const char *s)
   return s != NULL ? s : "(null)";
 }
 
-/* --mysql-ssl and friends. MariaDB Connector/C has no ssl-mode: TLS is requested when a key,
-   certificate, CA or cipher is set, required with MYSQL_OPT_SSL_ENFORCE, the chain checked
-   against the CA when one is given, and the host name with VERIFY_SERVER_CERT. */
+/* --mysql-ssl and friends. MariaDB Connector/C has no ssl-mode: MYSQL_OPT_SSL_ENFORCE asks
+   for TLS but quietly goes on in plain text when the server has none (that is "preferred";
+   tls_required() makes the other modes fail then), the chain is checked against the CA when
+   one is given, and the host name with MYSQL_OPT_SSL_VERIFY_SERVER_CERT. */
 static void set_tls_options(MYSQL *m)
 {
   const mysqldrv_settings *c = &mysqldrv_config;
@@ -72,11 +75,19 @@ static void set_tls_options(MYSQL *m)
     mysql_options(m, MYSQL_OPT_SSL_CIPHER, c->ssl_cipher);
 #else
   mysql_ssl_set(m, c->ssl_key, c->ssl_cert, c->ssl_ca, NULL, c->ssl_cipher);
-  my_bool enforce = c->ssl_mode != MYSQL_SSL_PREFERRED;
+  my_bool enforce = 1;
   mysql_options(m, MYSQL_OPT_SSL_ENFORCE, &enforce);
   my_bool verify_host = c->ssl_mode == MYSQL_SSL_VERIFY_IDENTITY;
   mysql_options(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify_host);
 #endif
+}
+
+/* The modes stronger than "preferred" fail on a connection that did not get TLS. */
+static bool tls_missing(MYSQL *m)
+{
+  mysqldrv_ssl_mode mode = mysqldrv_config.ssl_mode;
+  return mode != MYSQL_SSL_DISABLED && mode != MYSQL_SSL_PREFERRED &&
+         mysql_get_ssl_cipher(m) == NULL;
 }
 
 static void set_compression_options(MYSQL *m)
@@ -141,13 +152,22 @@ static MYSQL *open_handle(const mysqldrv_endpoint *ep, char *why, size_t why_len
                  ep->port, or_null(ep->socket));
   if (mysql_real_connect(m, ep->host, c->user, c->password, c->db, ep->port, ep->socket,
                          CLIENT_MULTI_STATEMENTS) == NULL) {
-    snprintf(why, why_len, "error %u: %s", mysql_errno(m), mysql_error(m));
+    snprintf(why, why_len, "error %u: %s%s", mysql_errno(m), mysql_error(m),
+             c->ssl_mode == MYSQL_SSL_LEGACY_ON && mysql_errno(m) == CR_SSL_CONNECTION_ERROR
+                 ? " (--mysql-ssl=on reads client-key.pem, client-cert.pem and cacert.pem "
+                   "from the current directory unless --mysql-ssl-key/-cert/-ca are given)"
+                 : "");
     mysql_close(m);
     return NULL;
   }
   if (c->ssl_mode != MYSQL_SSL_DISABLED)
     MYSQLDRV_TRACE("mysql_get_ssl_cipher(%p) = \"%s\"", (void *) m,
                    or_null(mysql_get_ssl_cipher(m)));
+  if (tls_missing(m)) {
+    snprintf(why, why_len, "the server does not offer TLS, which --mysql-ssl requires");
+    mysql_close(m);
+    return NULL;
+  }
   if (start_session(m, ep) != 0) {
     if (mysql_errno(m) != 0)
       snprintf(why, why_len, "session set-up failed: error %u: %s", mysql_errno(m),

@@ -224,7 +224,10 @@ bool rdb_row_decode(const char *v, size_t len, rdb_row *row);
 typedef struct {
   uint32_t flags;
   uint64_t rows_loaded;
+  uint64_t checksum;         /* sum of rdb_row_hash over the rows loaded */
 } rdb_table_meta;
+
+uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vlen);
 
 /* false if the table does not exist (error set on the session when `report`). */
 bool rdb_table_meta_get(rdb_session *s, uint32_t table, rdb_table_meta *meta);

@@ -238,7 +238,13 @@ static int rdb_drop_table(db_conn *con, uint32_t table)
   return rdb_sbtest_drop(con->ptr, table);
 }
 
+static int rdb_check_table(db_conn *con, uint32_t table, char *report, size_t report_len)
+{
+  return rdb_sbtest_check(con->ptr, table, report, report_len);
+}
+
 static const db_kv_ops rdb_kv_ops = {
+  .check_table = rdb_check_table,
   .prepare = rdb_prepare_kv,
   .create_table = rdb_create_table,
   .drop_table = rdb_drop_table,

@@ -37,7 +37,8 @@ static void read_result(db_result *rs, rdb_session *s)
   rs->nfields = s->result_fields;
 }
 
-db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, db_result *rs)
+db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, int for_update,
+                      db_result *rs)
 {
   rdb_session *s = con->ptr;
   size_t len;
@@ -46,7 +47,7 @@ db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, db_result *rs)
   if (k == NULL)
     return too_long(s);
   rdb_result_reset(s, 1);
-  rocksdb_pinnableslice_t *v = rdb_get(s, k, len, false, &err);
+  rocksdb_pinnableslice_t *v = rdb_get(s, k, len, for_update != 0, &err);
   if (err != NULL)
     return rdb_fail(s, err, "get");
   if (v != NULL) {

@@ -6,7 +6,8 @@
 
 #include "db.h"
 
-db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, db_result *rs);
+db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, int for_update,
+                      db_result *rs);
 db_error_t rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
                             const size_t *klens, db_result *rs);
 db_error_t rdb_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,

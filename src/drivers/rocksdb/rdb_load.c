@@ -29,10 +29,10 @@ typedef struct {
   bool checked;
   bool exists;
   uint32_t slices_done;
+  uint64_t checksum;         /* sum of the slices' row checksums */
 } table_state;
 
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t load_cond = PTHREAD_COND_INITIALIZER;
 static table_state tables[MAX_TABLES];
 static size_t table_count;
 
@@ -215,8 +215,19 @@ static int finish_writer(rdb_session *s, rocksdb_sstfilewriter_t *w, const char 
   return ingest(s, path);
 }
 
-/* Load ids [first, last] of `table` in chunks. */
-static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t first, int64_t last)
+uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vlen)
+{
+  uint64_t h = 0xcbf29ce484222325ULL;          /* FNV-1a over key then value */
+  for (size_t i = 0; i < klen; i++)
+    h = (h ^ (unsigned char) key[i]) * 0x100000001b3ULL;
+  for (size_t i = 0; i < vlen; i++)
+    h = (h ^ (unsigned char) value[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+/* Load ids [first, last] of `table` in chunks; *checksum gets the sum of row hashes. */
+static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t first, int64_t last,
+                      uint64_t *checksum)
 {
   size_t c_len = strlen(spec->c_template), pad_len = strlen(spec->pad_template);
   bool secondary = spec->flags & KV_TABLE_SECONDARY_INDEX;
@@ -249,6 +260,7 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
                          : rdb_row_encode(value, k, c, c_len, pad, pad_len);
       rdb_primary_key(key, spec->table, id);
       rocksdb_sstfilewriter_put(w, key, RDB_PRIMARY_KEY_LEN, value, vlen, &err);
+      *checksum += rdb_row_hash(key, RDB_PRIMARY_KEY_LEN, value, vlen);
       if (secondary)
         pairs[n++] = (k_id) { k, id };
     }
@@ -297,12 +309,13 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   return rc;
 }
 
-static int write_meta(rdb_session *s, const db_kv_table_spec *spec)
+static int write_meta(rdb_session *s, const db_kv_table_spec *spec, uint64_t checksum)
 {
-  char key[RDB_META_KEY_LEN], value[12], *err = NULL;
+  char key[RDB_META_KEY_LEN], value[20], *err = NULL;
   rdb_meta_key(key, spec->table);
   memcpy(value, &spec->flags, 4);
   memcpy(value + 4, &spec->rows, 8);
+  memcpy(value + 12, &checksum, 8);
   rocksdb_put(rdb.db, s->write, key, sizeof(key), value, sizeof(value), &err);
   if (err != NULL) {
     rdb_fail(s, err, "table metadata");
@@ -325,18 +338,23 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
   int64_t first = rows * spec->slice / spec->slices + 1;
   int64_t last = rows * (spec->slice + 1) / spec->slices;
   start_progress((uint64_t) (last - first + 1));
-  int rc = last >= first ? load_range(s, spec, first, last) : 0;
+  uint64_t checksum = 0;
+  int rc = last >= first ? load_range(s, spec, first, last, &checksum) : 0;
 
   /* The last slice of a table to finish records that the table exists. */
   pthread_mutex_lock(&load_mutex);
   table_state *t = table_entry(spec->table);
-  bool last_slice = t != NULL && ++t->slices_done == spec->slices;
+  bool last_slice = false;
+  if (t != NULL) {
+    t->checksum += checksum;
+    last_slice = ++t->slices_done == spec->slices;
+    checksum = t->checksum;
+  }
   if (last_slice && rc == 0)
     tables_loaded++;
-  pthread_cond_broadcast(&load_cond);
   pthread_mutex_unlock(&load_mutex);
   if (last_slice && rc == 0)
-    rc = write_meta(s, spec);
+    rc = write_meta(s, spec, checksum);
   return rc;
 }
 
@@ -373,4 +391,71 @@ bool rdb_database_empty(void)
   rocksdb_iter_destroy(it);
   rocksdb_readoptions_destroy(ro);
   return empty;
+}
+
+/* Read the whole table back: rows and their checksum must equal what the load recorded, and
+   the secondary index must hold exactly one entry per row, with the row's k. */
+int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report_len)
+{
+  rdb_table_meta meta;
+  char start[RDB_SECONDARY_KEY_LEN], end[6], *err = NULL;
+  uint64_t rows = 0, sum = 0, index_entries = 0, index_bad = 0;
+
+  if (!rdb_table_meta_get(s, table, &meta)) {
+    snprintf(report, report_len, "table sbtest%u does not exist", table);
+    return 1;
+  }
+  rdb_primary_key(start, table, INT64_MIN);
+  rdb_index_end(end, table, 'p');
+  rocksdb_iterator_t *it = rdb_iterator(s, end, sizeof(end));
+  for (rocksdb_iter_seek(it, start, RDB_PRIMARY_KEY_LEN); rocksdb_iter_valid(it);
+       rocksdb_iter_next(it)) {
+    size_t kl, vl;
+    const char *k = rocksdb_iter_key(it, &kl);
+    const char *v = rocksdb_iter_value(it, &vl);
+    sum += rdb_row_hash(k, kl, v, vl);
+    rows++;
+  }
+  rocksdb_iter_get_error(it, &err);
+  rocksdb_iter_destroy(it);
+
+  if (err == NULL && (meta.flags & KV_TABLE_SECONDARY_INDEX)) {
+    rdb_secondary_key(start, table, INT64_MIN, INT64_MIN);
+    rdb_index_end(end, table, 's');
+    it = rdb_iterator(s, end, sizeof(end));
+    for (rocksdb_iter_seek(it, start, RDB_SECONDARY_KEY_LEN); rocksdb_iter_valid(it);
+         rocksdb_iter_next(it)) {
+      size_t kl;
+      const char *k = rocksdb_iter_key(it, &kl);
+      char pk[RDB_PRIMARY_KEY_LEN], *gerr = NULL;
+      index_entries++;
+      rdb_primary_key(pk, table, rdb_get_i64(k + 14));
+      rocksdb_pinnableslice_t *row = rdb_get(s, pk, sizeof(pk), false, &gerr);
+      rdb_row r;
+      size_t vl;
+      const char *v = row != NULL ? rocksdb_pinnableslice_value(row, &vl) : NULL;
+      if (gerr != NULL || v == NULL || !rdb_row_decode(v, vl, &r) || r.k != rdb_get_i64(k + 6))
+        index_bad++;
+      if (gerr != NULL)
+        rocksdb_free(gerr);
+      if (row != NULL)
+        rocksdb_pinnableslice_destroy(row);
+    }
+    rocksdb_iter_get_error(it, &err);
+    rocksdb_iter_destroy(it);
+  }
+  if (err != NULL) {
+    snprintf(report, report_len, "read error: %s", err);
+    rocksdb_free(err);
+    return -1;
+  }
+  bool index_ok = !(meta.flags & KV_TABLE_SECONDARY_INDEX) ||
+                  (index_entries == rows && index_bad == 0);
+  bool ok = rows == meta.rows_loaded && sum == meta.checksum && index_ok;
+  snprintf(report, report_len, "sbtest%u: %" PRIu64 " rows (loaded %" PRIu64 "), checksum %s, "
+           "secondary index %s (%" PRIu64 " entries, %" PRIu64 " wrong)", table, rows,
+           meta.rows_loaded, sum == meta.checksum ? "matches" : "DIFFERS",
+           !(meta.flags & KV_TABLE_SECONDARY_INDEX) ? "absent" : index_ok ? "consistent"
+           : "INCONSISTENT", index_entries, index_bad);
+  return ok ? 0 : 1;
 }

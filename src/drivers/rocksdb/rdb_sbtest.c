@@ -135,6 +135,9 @@ bool rdb_table_meta_get(rdb_session *s, uint32_t table, rdb_table_meta *meta)
   if (ok) {
     memcpy(&meta->flags, p, 4);
     memcpy(&meta->rows_loaded, p + 4, 8);
+    meta->checksum = 0;
+    if (len >= 20)
+      memcpy(&meta->checksum, p + 12, 8);
   }
   rocksdb_pinnableslice_destroy(v);
   return ok;

@@ -3,7 +3,7 @@
  * before RocksDB touches it (never adopts a directory that is not a RocksDB database, never
  * creates one except for `prepare`), marks directories it creates so `cleanup` may remove
  * them, builds the options (or starts from a RocksDB OPTIONS file), and opens the database
- * plain for prepare/cleanup or with the transaction layer --rocksdb-txn asks for.
+ * plain for prepare/cleanup, otherwise with the transaction layer --rocksdb-txn asks for.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -255,7 +255,7 @@ static void report_open_error(const char *path, const char *err)
 int rdb_store_open(const char *command)
 {
   bool prepare = command != NULL && strcmp(command, "prepare") == 0;
-  bool run = command != NULL && strcmp(command, "run") == 0;
+  bool cleanup = command != NULL && strcmp(command, "cleanup") == 0;
   char *err = NULL;
 
   if (rdb_config_load() != 0 || check_path(rdb_cfg.path, prepare) != 0)
@@ -265,7 +265,9 @@ int rdb_store_open(const char *command)
     return -1;
   }
 
-  rdb.mode = run ? rdb_cfg.txn : RDB_TXN_NONE;
+  /* Loading ingests files and cleanup deletes key ranges: both need the plain database.
+     Everything else (run, custom commands) gets the transactions --rocksdb-txn asks for. */
+  rdb.mode = prepare || cleanup ? RDB_TXN_NONE : rdb_cfg.txn;
   switch (rdb.mode) {
     case RDB_TXN_PESSIMISTIC:
       rdb.txn_db_options = rocksdb_transactiondb_options_create();

@@ -5,6 +5,7 @@
 --   local con = sysbench.sql.driver():connect()
 --   con:kv_put("user:1", "alice")            -- one write
 --   local v = con:kv_get("user:1")           -- one read: the value or nil
+--   con:kv_get("user:1", true)               -- ... locking it for update in a transaction
 --   local vs = con:kv_multi_get({"a", "b"})  -- one read: values (nil holes)
 --   for k, v in con:kv_scan("user:", 100, "user;") do ... end   -- one read, <= 100 rows
 --   local b = con:kv_batch(); b:put("x", "1"); b:delete("y"); b:write()   -- one write
@@ -21,7 +22,8 @@ int db_kv_create_table(sql_connection *con, uint32_t table, uint64_t rows, uint3
                        uint32_t slice, uint32_t slices, const char *c_template,
                        const char *pad_template);
 int db_kv_drop_table(sql_connection *con, uint32_t table);
-sql_result *db_kv_get(sql_connection *con, const char *key, size_t klen);
+int db_kv_check_table(sql_connection *con, uint32_t table, char *report, size_t report_len);
+sql_result *db_kv_get(sql_connection *con, const char *key, size_t klen, int for_update);
 sql_result *db_kv_multi_get(sql_connection *con, size_t n, const char *const *keys,
                             const size_t *klens);
 sql_result *db_kv_scan(sql_connection *con, const char *start, size_t start_len,
@@ -61,8 +63,10 @@ function methods.prepare_kv(self, kind, table_num, limit)
    return stmt
 end
 
-function methods.kv_get(self, key)
-   local rs = C.db_kv_get(self, key, #key)
+-- With for_update, inside a transaction the key is locked (pessimistic) or checked for
+-- conflicting writes at COMMIT (optimistic), as SELECT ... FOR UPDATE would.
+function methods.kv_get(self, key, for_update)
+   local rs = C.db_kv_get(self, key, #key, for_update and 1 or 0)
    if rs == nil then
       if self.error ~= C.DB_ERROR_NONE then fail(self, "kv_get") end
       return nil
@@ -160,4 +164,15 @@ function sysbench.kv.drop_table(con, table_num)
    if C.db_kv_drop_table(con, table_num) ~= 0 then
       fail(con, string.format("dropping table sbtest%d", table_num))
    end
+end
+
+-- Read a table back and compare it with what its load recorded (row count, checksum of every
+-- row, one secondary index entry per row). Returns true or false, and a one-line summary.
+function sysbench.kv.check_table(con, table_num)
+   local report = ffi.new("char[512]")
+   local rc = C.db_kv_check_table(con, table_num, report, 512)
+   if rc < 0 and report[0] == 0 then
+      fail(con, string.format("checking table sbtest%d", table_num))
+   end
+   return rc == 0, ffi.string(report)
 end

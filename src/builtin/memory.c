@@ -1,0 +1,422 @@
+/*
+ * memory.c: the `memory` test. An event reads, writes or just walks one --memory-block-size
+ * block, word by word, in order or at random offsets. The run ends when --memory-total-size
+ * has been moved (split evenly between the threads, as sysbench 1.0.20 splits it) or when
+ * the time limit is reached, whichever comes first.
+ *
+ * Every word access is a real 64-bit load or store the compiler may not drop or merge, so the
+ * work per event is the same as in 1.0.20 and MiB/sec figures compare across versions. The
+ * per-thread loop owns everything it touches: its block (one shared block in global scope),
+ * its event budget and its random number state.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <ck_pr.h>
+
+#include "logger.h"
+#include "options.h"
+#include "rand.h"
+#include "report.h"
+#include "runner.h"
+#include "test.h"
+
+static const sb_arg_t memory_args[] = {
+  {"memory-block-size", "size of memory block for test", "1K", SB_ARG_TYPE_SIZE, NULL},
+  {"memory-total-size", "total size of data to transfer", "100G", SB_ARG_TYPE_SIZE, NULL},
+  {"memory-scope", "memory access scope {global,local}", "global", SB_ARG_TYPE_STRING, NULL},
+  {"memory-hugetlb", "allocate memory from HugeTLB pool", "off", SB_ARG_TYPE_BOOL, NULL},
+  {"memory-oper", "type of memory operations {read, write, none}", "write",
+   SB_ARG_TYPE_STRING, NULL},
+  {"memory-access-mode", "memory access mode {seq,rnd}", "seq", SB_ARG_TYPE_STRING, NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+};
+
+typedef enum { SCOPE_GLOBAL, SCOPE_LOCAL } memory_scope;
+typedef enum { OPER_READ, OPER_WRITE, OPER_NONE } memory_oper;
+
+static const char *const scope_names[] = {"global", "local", NULL};
+static const char *const oper_names[] = {"read", "write", "none", NULL};
+static const char *const access_mode_names[] = {"seq", "rnd", NULL};
+
+/* The settings, fixed by memory_init before any worker starts. */
+static struct {
+  uint64_t block_size;          /* bytes, a power of two, at least one word */
+  uint64_t total_size;          /* bytes; 0 = no limit */
+  uint64_t events_per_thread;   /* total / block / threads; 0 = no limit */
+  memory_scope scope;
+  memory_oper oper;
+  bool random_access;
+  bool hugetlb;
+  size_t mapped_size;           /* bytes mapped per block with --memory-hugetlb */
+} settings;
+
+/* Block of each worker; in global scope every entry points at the one shared block. */
+static uint64_t **blocks;
+static unsigned block_count;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Options                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Index of `value` in the NULL-terminated `names`, or -1 after a FATAL line naming the
+   option and what it accepts. */
+static int parse_choice(const char *option, const char *const names[], const char *accepted)
+{
+  const char *value = opt_string(option);
+
+  for (int i = 0; value != NULL && names[i] != NULL; i++)
+    if (strcmp(value, names[i]) == 0)
+      return i;
+  log_text(LOG_FATAL, "Invalid value for %s: %s (expected %s)", option, value ? value : "",
+           accepted);
+  return -1;
+}
+
+static int parse_settings(unsigned threads)
+{
+  int scope, oper, mode;
+
+  settings.block_size = opt_size("memory-block-size");
+  if (settings.block_size < sizeof(uint64_t) ||
+      (settings.block_size & (settings.block_size - 1)) != 0 ||
+      settings.block_size > SIZE_MAX / 2) {
+    log_text(LOG_FATAL, "Invalid value for memory-block-size: %s (expected a power of two "
+             "of at least %zu bytes, such as 8, 1K or 1M)",
+             opt_string("memory-block-size"), sizeof(uint64_t));
+    return -1;
+  }
+
+  settings.total_size = opt_size("memory-total-size");
+  if (settings.total_size > 0 && settings.block_size > settings.total_size) {
+    log_text(LOG_FATAL, "Invalid value for memory-block-size: %s (expected a power of two "
+             "no larger than memory-total-size, %s)", opt_string("memory-block-size"),
+             opt_string("memory-total-size"));
+    return -1;
+  }
+  settings.events_per_thread = settings.total_size / settings.block_size / threads;
+  if (settings.total_size > 0 && settings.events_per_thread == 0) {
+    log_text(LOG_FATAL, "Invalid value for memory-total-size: %s (expected 0 for no limit, "
+             "or at least memory-block-size times threads = %" PRIu64 " bytes)",
+             opt_string("memory-total-size"), settings.block_size * threads);
+    return -1;
+  }
+
+  if ((scope = parse_choice("memory-scope", scope_names, "global or local")) < 0 ||
+      (oper = parse_choice("memory-oper", oper_names, "read, write or none")) < 0 ||
+      (mode = parse_choice("memory-access-mode", access_mode_names, "seq or rnd")) < 0)
+    return -1;
+  settings.scope = (memory_scope) scope;
+  settings.oper = (memory_oper) oper;
+  settings.random_access = mode == 1;
+  settings.hugetlb = opt_bool("memory-hugetlb");
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Blocks                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The kernel's default huge page size, from /proc/meminfo (2 MiB if it cannot be read). */
+static size_t huge_page_size(void)
+{
+  size_t size = 2 * 1024 * 1024;
+  char line[128];
+  FILE *f = fopen("/proc/meminfo", "r");
+
+  if (f == NULL)
+    return size;
+  while (fgets(line, sizeof(line), f) != NULL) {
+    unsigned long kib;
+    if (sscanf(line, "Hugepagesize: %lu kB", &kib) == 1 && kib > 0) {
+      size = (size_t) kib * 1024;
+      break;
+    }
+  }
+  fclose(f);
+  return size;
+}
+
+static uint64_t *block_alloc(void)
+{
+  void *block;
+
+  if (settings.hugetlb) {
+    block = mmap(NULL, settings.mapped_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    if (block == MAP_FAILED) {
+      log_text(LOG_FATAL, "Failed to allocate %zu bytes from the HugeTLB pool for "
+               "--memory-hugetlb: %s (reserve huge pages with 'sysctl vm.nr_hugepages=N', "
+               "or use --memory-hugetlb=off)", settings.mapped_size, strerror(errno));
+      return NULL;
+    }
+    return block;
+  }
+  long page = sysconf(_SC_PAGESIZE);
+  int rc = posix_memalign(&block, page > 0 ? (size_t) page : 4096, settings.block_size);
+  if (rc != 0) {
+    log_text(LOG_FATAL, "Failed to allocate a memory block of %" PRIu64 " bytes "
+             "(--memory-block-size=%s): %s", settings.block_size,
+             opt_string("memory-block-size"), strerror(rc));
+    return NULL;
+  }
+  return block;
+}
+
+static void block_free(uint64_t *block)
+{
+  if (block == NULL)
+    return;
+  if (settings.hugetlb)
+    munmap(block, settings.mapped_size);
+  else
+    free(block);
+}
+
+static void free_blocks(void)
+{
+  if (blocks == NULL)
+    return;
+  if (settings.scope == SCOPE_GLOBAL)
+    block_free(blocks[0]);
+  else
+    for (unsigned i = 0; i < block_count; i++)
+      block_free(blocks[i]);
+  free(blocks);
+  blocks = NULL;
+  block_count = 0;
+}
+
+/* Allocate the blocks. The shared block is zeroed here; a local block is zeroed by its own
+   worker (memory_thread_init), so its pages are first touched on that worker's NUMA node. */
+static int alloc_blocks(unsigned threads)
+{
+  if (settings.hugetlb) {
+    size_t page = huge_page_size();
+    settings.mapped_size = (size_t) ((settings.block_size + page - 1) / page * page);
+  }
+  blocks = calloc(threads, sizeof(*blocks));
+  if (blocks == NULL) {
+    log_text(LOG_FATAL, "Out of memory for the block table of %u threads", threads);
+    return -1;
+  }
+  block_count = threads;
+
+  if (settings.scope == SCOPE_GLOBAL) {
+    uint64_t *shared = block_alloc();
+    if (shared == NULL)
+      return -1;
+    memset(shared, 0, settings.block_size);
+    for (unsigned i = 0; i < threads; i++)
+      blocks[i] = shared;
+    return 0;
+  }
+  for (unsigned i = 0; i < threads; i++)
+    if ((blocks[i] = block_alloc()) == NULL)
+      return -1;
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Word access loops                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* xoroshiro128+, inlined: a call into rand.c per word would cost more than the access. */
+typedef struct {
+  uint64_t s0, s1;
+} word_rng;
+
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t word_rng_next(word_rng *r)
+{
+  uint64_t a = r->s0, b = r->s1;
+  uint64_t result = a + b;
+
+  b ^= a;
+  r->s0 = rotl64(a, 24) ^ b ^ (b << 16);
+  r->s1 = rotl64(b, 37);
+  return result;
+}
+
+/* A uniform word index below `words`, from the generator's high bits. */
+static inline size_t random_index(word_rng *r, size_t words)
+{
+  return (size_t) (((unsigned __int128) word_rng_next(r) * words) >> 64);
+}
+
+static void seq_write(uint64_t *block, size_t words)
+{
+  for (size_t i = 0; i < words; i++)
+    ck_pr_store_64(block + i, words - i);
+}
+
+static void seq_read(uint64_t *block, size_t words)
+{
+  for (size_t i = 0; i < words; i++)
+    (void) ck_pr_load_64(block + i);
+}
+
+static void seq_none(size_t words)
+{
+  for (size_t i = 0; i < words; i++)
+    ck_pr_barrier();
+}
+
+static void rnd_write(uint64_t *block, size_t words, word_rng *r)
+{
+  for (size_t i = 0; i < words; i++)
+    ck_pr_store_64(block + random_index(r, words), i);
+}
+
+static void rnd_read(uint64_t *block, size_t words, word_rng *r)
+{
+  for (size_t i = 0; i < words; i++)
+    (void) ck_pr_load_64(block + random_index(r, words));
+}
+
+/* Draws the offsets and touches nothing: the cost of the random walk alone. */
+static void rnd_none(size_t words, word_rng *r)
+{
+  for (size_t i = 0; i < words; i++) {
+    size_t index = random_index(r, words);
+    __asm__ __volatile__("" : : "r"(index));
+  }
+}
+
+static inline void access_block(uint64_t *block, size_t words, word_rng *r)
+{
+  if (settings.random_access) {
+    switch (settings.oper) {
+      case OPER_WRITE: rnd_write(block, words, r); break;
+      case OPER_READ:  rnd_read(block, words, r); break;
+      case OPER_NONE:  rnd_none(words, r); break;
+    }
+  } else {
+    switch (settings.oper) {
+      case OPER_WRITE: seq_write(block, words); break;
+      case OPER_READ:  seq_read(block, words); break;
+      case OPER_NONE:  seq_none(words); break;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Test hooks                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+static int memory_init(void)
+{
+  run_config config = *runner_config();
+
+  if (parse_settings(config.threads) != 0)
+    return 1;
+  if (alloc_blocks(config.threads) != 0) {
+    free_blocks();
+    return 1;
+  }
+  /* As in 1.0.20, the total size is this test's event limit and --events is ignored. */
+  config.max_events = 0;
+  runner_configure(&config);
+  return 0;
+}
+
+static void memory_print_mode(void)
+{
+  log_text(LOG_NOTICE, "Running memory speed test with the following options:");
+  log_text(LOG_NOTICE, "  block size: %" PRIu64 "KiB", settings.block_size / 1024);
+  log_text(LOG_NOTICE, "  total size: %" PRIu64 "MiB", settings.total_size / 1024 / 1024);
+  log_text(LOG_NOTICE, "  operation: %s", oper_names[settings.oper]);
+  log_text(LOG_NOTICE, "  scope: %s", scope_names[settings.scope]);
+  log_text(LOG_NOTICE, "%s", "");
+}
+
+static int memory_thread_init(int thread_id)
+{
+  if (settings.scope == SCOPE_LOCAL)
+    memset(blocks[thread_id], 0, settings.block_size);
+  return 0;
+}
+
+/* The whole loop of one worker: its share of the total size, one block per event. The end
+   of one event and the start of the next share a clock read (sb_event_next). */
+static int memory_thread_run(int thread_id)
+{
+  uint64_t *block = blocks[thread_id];
+  size_t words = (size_t) (settings.block_size / sizeof(uint64_t));
+  uint64_t budget = settings.events_per_thread;
+  bool limited = budget > 0;
+  word_rng rng = { sb_rand_uniform_uint64() | 1, sb_rand_uniform_uint64() };
+
+  if (!sb_more_events(thread_id))
+    return 0;
+  sb_event_start(thread_id);
+  for (;;) {
+    access_block(block, words, &rng);
+    if (limited && --budget == 0) {
+      sb_event_stop(thread_id);
+      return 0;
+    }
+    if (!sb_event_next(thread_id))
+      return 0;
+  }
+}
+
+static double mebibytes(uint64_t events)
+{
+  return (double) events * (double) settings.block_size / (1024.0 * 1024.0);
+}
+
+static double per_second(double amount, double seconds)
+{
+  return seconds > 0 ? amount / seconds : 0;
+}
+
+static void memory_report_intermediate(sb_stat_t *stat)
+{
+  log_timestamped(LOG_NOTICE, stat->time_total, "%4.2f MiB/sec",
+                  per_second(mebibytes(stat->events), stat->time_interval));
+}
+
+static void memory_report_cumulative(sb_stat_t *stat)
+{
+  log_text(LOG_NOTICE, "Total operations: %" PRIu64 " (%8.2f per second)\n", stat->events,
+           per_second((double) stat->events, stat->time_interval));
+  if (settings.oper != OPER_NONE) {
+    double mib = mebibytes(stat->events);
+    log_text(LOG_NOTICE, "%4.2f MiB transferred (%4.2f MiB/sec)\n", mib,
+             per_second(mib, stat->time_interval));
+  }
+  report_cumulative_general(stat);
+}
+
+static int memory_done(void)
+{
+  free_blocks();
+  return 0;
+}
+
+sb_test memory_test = {
+  .name = "memory",
+  .description = "Memory functions speed test",
+  .args = memory_args,
+  .ops = {
+    .init = memory_init,
+    .print_mode = memory_print_mode,
+    .thread_init = memory_thread_init,
+    .thread_run = memory_thread_run,
+    .report_intermediate = memory_report_intermediate,
+    .report_cumulative = memory_report_cumulative,
+    .done = memory_done,
+  },
+};

@@ -1,0 +1,122 @@
+/*
+ * mutex.c: the `mutex` test. Each thread runs exactly one event: --mutex-locks times it spins
+ * --mutex-loops empty iterations, then locks a random mutex of a --mutex-num array and bumps
+ * a shared counter under it, as sysbench 1.0.20 does. The event's latency is the figure of
+ * merit: how long the thread took to get through its locks while the others competed.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <ck_pr.h>
+
+#include "logger.h"
+#include "options.h"
+#include "rand.h"
+#include "runner.h"
+#include "test.h"
+
+static const sb_arg_t mutex_args[] = {
+  {"mutex-num", "total size of mutex array", "4096", SB_ARG_TYPE_INT, NULL},
+  {"mutex-locks", "number of mutex locks to do per thread", "50000", SB_ARG_TYPE_INT, NULL},
+  {"mutex-loops", "number of empty loops to do outside mutex lock", "10000", SB_ARG_TYPE_INT,
+   NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+};
+
+/* One mutex per cache line: threads collide only when they pick the same mutex. */
+typedef struct {
+  pthread_mutex_t mutex;
+} __attribute__((aligned(128))) padded_mutex;
+
+static unsigned mutex_count;
+static unsigned locks_per_thread;
+static unsigned loops_per_lock;
+static padded_mutex *mutexes;
+
+/* Written under whichever mutex a thread holds, so the line it lives on bounces between
+   CPUs as in 1.0.20. Relaxed atomics keep that traffic without a data race. */
+static unsigned shared_counter __attribute__((aligned(128)));
+
+static int read_count(const char *option, int64_t min, const char *accepted, unsigned *out)
+{
+  int64_t n = opt_int(option);
+
+  if (n < min || n > UINT32_MAX) {
+    log_text(LOG_FATAL, "Invalid value for %s: %" PRId64 " (expected %s)", option, n, accepted);
+    return -1;
+  }
+  *out = (unsigned) n;
+  return 0;
+}
+
+static int mutex_init(void)
+{
+  void *memory;
+
+  if (read_count("mutex-num", 1, "1 to 4294967295", &mutex_count) != 0 ||
+      read_count("mutex-locks", 1, "1 to 4294967295", &locks_per_thread) != 0 ||
+      read_count("mutex-loops", 0, "0 to 4294967295", &loops_per_lock) != 0)
+    return 1;
+
+  if (posix_memalign(&memory, _Alignof(padded_mutex), mutex_count * sizeof(*mutexes)) != 0) {
+    log_text(LOG_FATAL, "Out of memory for %u mutexes (--mutex-num)", mutex_count);
+    return 1;
+  }
+  mutexes = memory;
+  for (unsigned i = 0; i < mutex_count; i++)
+    pthread_mutex_init(&mutexes[i].mutex, NULL);
+  return 0;
+}
+
+static void mutex_print_mode(void)
+{
+  log_text(LOG_INFO, "Doing mutex performance test");
+}
+
+static void lock_many(void)
+{
+  for (unsigned n = 0; n < locks_per_thread; n++) {
+    pthread_mutex_t *mutex = &mutexes[sb_rand_uniform(0, mutex_count - 1)].mutex;
+
+    for (unsigned i = 0; i < loops_per_lock; i++)
+      ck_pr_barrier();
+    pthread_mutex_lock(mutex);
+    __atomic_store_n(&shared_counter, __atomic_load_n(&shared_counter, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+    pthread_mutex_unlock(mutex);
+  }
+}
+
+/* One event per thread (unless --events or the time limit says none). */
+static int mutex_thread_run(int thread_id)
+{
+  if (!sb_more_events(thread_id))
+    return 0;
+  sb_event_start(thread_id);
+  lock_many();
+  sb_event_stop(thread_id);
+  return 0;
+}
+
+static int mutex_done(void)
+{
+  for (unsigned i = 0; i < mutex_count && mutexes != NULL; i++)
+    pthread_mutex_destroy(&mutexes[i].mutex);
+  free(mutexes);
+  mutexes = NULL;
+  return 0;
+}
+
+sb_test mutex_test = {
+  .name = "mutex",
+  .description = "Mutex performance test",
+  .args = mutex_args,
+  .ops = {
+    .init = mutex_init,
+    .print_mode = mutex_print_mode,
+    .thread_run = mutex_thread_run,
+    .done = mutex_done,
+  },
+};

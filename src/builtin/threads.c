@@ -1,0 +1,105 @@
+/*
+ * threads.c: the `threads` test, a scheduler benchmark. Each event takes the next mutex of a
+ * small shared array (round-robin over all events of all threads) and --thread-yields times
+ * locks it, yields the CPU and unlocks it, as sysbench 1.0.20 does. The contention is the
+ * point: threads queue on the same mutexes and hand the CPU to each other.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "logger.h"
+#include "options.h"
+#include "test.h"
+
+static const sb_arg_t threads_args[] = {
+  {"thread-yields", "number of yields to do per request", "1000", SB_ARG_TYPE_INT, NULL},
+  {"thread-locks", "number of locks per thread", "8", SB_ARG_TYPE_INT, NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+};
+
+/* One mutex per cache line, so threads contend on the mutex they share and on nothing else. */
+typedef struct {
+  pthread_mutex_t mutex;
+} __attribute__((aligned(128))) padded_mutex;
+
+static unsigned yields_per_event;
+static unsigned lock_count;
+static padded_mutex *locks;
+
+/* The one shared counter that spreads events over the mutexes, in 1.0.20's order. */
+static unsigned events_started __attribute__((aligned(128)));
+
+/* Reads an INT option into 0..UINT32_MAX above `min`, or logs one FATAL line. */
+static int read_count(const char *option, int64_t min, const char *accepted, unsigned *out)
+{
+  int64_t n = opt_int(option);
+
+  if (n < min || n > UINT32_MAX) {
+    log_text(LOG_FATAL, "Invalid value for %s: %" PRId64 " (expected %s)", option, n, accepted);
+    return -1;
+  }
+  *out = (unsigned) n;
+  return 0;
+}
+
+static int threads_init(void)
+{
+  if (read_count("thread-yields", 0, "0 to 4294967295", &yields_per_event) != 0 ||
+      read_count("thread-locks", 1, "1 to 4294967295", &lock_count) != 0)
+    return 1;
+
+  void *memory;
+  if (posix_memalign(&memory, _Alignof(padded_mutex), lock_count * sizeof(*locks)) != 0) {
+    log_text(LOG_FATAL, "Out of memory for %u mutexes (--thread-locks)", lock_count);
+    return 1;
+  }
+  locks = memory;
+  for (unsigned i = 0; i < lock_count; i++)
+    pthread_mutex_init(&locks[i].mutex, NULL);
+  events_started = 0;
+  return 0;
+}
+
+static void threads_print_mode(void)
+{
+  log_text(LOG_INFO, "Doing thread subsystem performance test");
+  log_text(LOG_INFO, "Thread yields per test: %u Locks used: %u", yields_per_event, lock_count);
+}
+
+static int threads_event(int thread_id)
+{
+  unsigned ticket = __atomic_fetch_add(&events_started, 1, __ATOMIC_RELAXED);
+  pthread_mutex_t *mutex = &locks[ticket % lock_count].mutex;
+  (void) thread_id;
+
+  for (unsigned i = 0; i < yields_per_event; i++) {
+    pthread_mutex_lock(mutex);
+    sched_yield();
+    pthread_mutex_unlock(mutex);
+  }
+  return 0;
+}
+
+static int threads_done(void)
+{
+  for (unsigned i = 0; i < lock_count && locks != NULL; i++)
+    pthread_mutex_destroy(&locks[i].mutex);
+  free(locks);
+  locks = NULL;
+  return 0;
+}
+
+sb_test threads_test = {
+  .name = "threads",
+  .description = "Threads subsystem performance test",
+  .args = threads_args,
+  .ops = {
+    .init = threads_init,
+    .print_mode = threads_print_mode,
+    .event = threads_event,
+    .done = threads_done,
+  },
+};
