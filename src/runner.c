@@ -306,6 +306,23 @@ static void report_intermediate(void)
   stats_copy(&previous, &current);
 }
 
+/* --debug: each worker's share of the period the cumulative report covers, as 1.0 prints it. */
+static void report_threads_debug(void)
+{
+  log_text(LOG_DEBUG, "Verbose per-thread statistics:\n");
+  for (unsigned i = 0; i < config.threads; i++) {
+    uint64_t events = current.thread_events[i] - baseline.thread_events[i];
+    double busy = (double) (current.thread_latency_ns[i] - baseline.thread_latency_ns[i]) / 1e9;
+    uint64_t min_ns, max_ns;
+    stats_thread_latency_extremes(i, &min_ns, &max_ns);
+    log_text(LOG_DEBUG, "    thread #%3u: min: %.4fs  avg: %.4fs  max: %.4fs  events: %" PRIu64,
+             i, (double) min_ns / 1e9, events ? busy / (double) events : 0,
+             (double) max_ns / 1e9, events);
+    log_text(LOG_DEBUG, "                 total time taken by event execution: %.4fs", busy);
+  }
+  log_text(LOG_NOTICE, "%s", "");
+}
+
 /* Everything since the last checkpoint. With `unfinished` set (forced shutdown), events still
    running are counted as ending now, so a hung server shows up in the latencies. */
 static void report_cumulative(bool forced)
@@ -352,6 +369,8 @@ static void report_cumulative(bool forced)
     current_test->ops.report_cumulative(&stat);
   else
     report_cumulative_general(&stat);
+  if (config.debug)
+    report_threads_debug();
 
   stats_copy(&baseline, &current);
   stats_new_epoch();
