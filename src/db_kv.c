@@ -73,6 +73,22 @@ int db_kv_drop_table(db_conn *con, uint32_t table)
   return kv->drop_table(con, table);
 }
 
+int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k)
+{
+  const db_kv_ops *kv = kv_of(con);
+  return kv == NULL ? -1 : kv->bulk_add(con, table, id, k);
+}
+
+int db_kv_bulk_flush(db_conn *con)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || !db_statement_start(con))
+    return -1;
+  db_error_t rc = kv->bulk_flush(con, &con->rs);
+  db_statement_finish(con, rc);
+  return rc == DB_ERROR_NONE ? 0 : -1;
+}
+
 int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len)
 {
   const db_kv_ops *kv = kv_of(con);

@@ -35,6 +35,10 @@ struct db_kv_ops {
   int (*drop_table)(db_conn *con, uint32_t table);
   /* Read a table back and compare with its load: 0 equal, 1 different, -1 error. */
   int (*check_table)(db_conn *con, uint32_t table, char *report, size_t report_len);
+  /* Rows (id, k) of an ID_K_ONLY table gathered in memory, then written in one go: the
+     key-value form of a multi-row INSERT. */
+  int (*bulk_add)(db_conn *con, uint32_t table, int64_t id, int64_t k);
+  db_error_t (*bulk_flush)(db_conn *con, db_result *rs);
   /* Generic API on the driver's user key space. Reads fill rs with rows. */
   /* for_update: lock the key (pessimistic) or check it for conflicts at commit (optimistic) */
   db_error_t (*get)(db_conn *con, const char *key, size_t klen, int for_update, db_result *rs);
@@ -58,6 +62,8 @@ int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
                        uint32_t slice, uint32_t slices, const char *c_template,
                        const char *pad_template);
 int db_kv_drop_table(db_conn *con, uint32_t table);
+int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k);
+int db_kv_bulk_flush(db_conn *con);
 int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len);
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update);
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens);

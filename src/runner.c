@@ -60,6 +60,7 @@ static int barrier_release;            /* 1 = run, -1 = abort */
 /* Measurement timeline (monotonic ns). */
 static uint64_t measure_start_ns;
 static uint64_t stopped_at_ns;         /* when the main thread stopped the workers; 0 = not */
+static unsigned threads_at_stop;       /* threads still running at that moment */
 
 /* Reporter state: owned by the reporter thread while it runs, by the main thread after. */
 static pthread_t reporter;
@@ -286,15 +287,18 @@ static double seconds_since_start(uint64_t ns)
   return ns > measure_start_ns ? (double) (ns - measure_start_ns) / 1e9 : 0;
 }
 
-static void report_intermediate(void)
+/* The report for the tick due at `tick_ns`, stamped with that time rather than the moment
+   the reporter woke (so 0.5 s intervals read [ 0.5s ], [ 1.0s ] even on a busy machine).
+   `running`: the thread count to report (the one at the tick, for a tick reported late). */
+static void report_intermediate(uint64_t tick_ns, unsigned running)
 {
   sb_stat_t stat = {0};
 
   current.taken_ns = clock_now_ns();
   stats_take(&current);
   stats_compute(&stat, &previous, &current, scratch, config.percentile, 0, UINT64_MAX);
-  stat.threads_running = __atomic_load_n(&threads_running, __ATOMIC_RELAXED);
-  stat.time_total = seconds_since_start(current.taken_ns);
+  stat.threads_running = running;
+  stat.time_total = seconds_since_start(tick_ns);
   if (flags.rate_mode) {
     stat.queue_length = rate_queue_length();
     stat.concurrency = stats_in_flight();
@@ -413,11 +417,11 @@ static void *reporter_main(void *arg)
     if (stopping) {
       uint64_t stopped_at = __atomic_load_n(&stopped_at_ns, __ATOMIC_ACQUIRE);
       if (next_report && now >= next_report && next_report <= stopped_at)
-        report_intermediate();
+        report_intermediate(next_report, __atomic_load_n(&threads_at_stop, __ATOMIC_RELAXED));
       break;
     }
     if (next_report && now >= next_report) {
-      report_intermediate();
+      report_intermediate(next_report, __atomic_load_n(&threads_running, __ATOMIC_RELAXED));
       /* Skip ticks missed while a slow report hook ran, keeping the grid. */
       while (next_report <= now)
         next_report += interval_ns;
@@ -648,6 +652,8 @@ static void supervise(void)
     }
     if (!stopped && (interrupted_by || runner_failed() || (time_limit && now >= time_limit))) {
       stopped = true;
+      __atomic_store_n(&threads_at_stop, __atomic_load_n(&threads_running, __ATOMIC_RELAXED),
+                       __ATOMIC_RELAXED);
       __atomic_store_n(&stopped_at_ns, now, __ATOMIC_RELEASE);
       stop_workers(interrupted_by || runner_failed() ? STOP_NOW : STOP_TIME_LIMIT);
       if (warming) {         /* stopped during warm-up: report what ran so far */

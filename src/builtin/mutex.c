@@ -77,10 +77,13 @@ static void mutex_print_mode(void)
 
 static void lock_many(void)
 {
-  for (unsigned n = 0; n < locks_per_thread; n++) {
-    pthread_mutex_t *mutex = &mutexes[sb_rand_uniform(0, mutex_count - 1)].mutex;
+  /* Locals: the barrier in the empty loop would otherwise reload the globals each turn. */
+  const unsigned locks = locks_per_thread, loops = loops_per_lock, last = mutex_count - 1;
 
-    for (unsigned i = 0; i < loops_per_lock; i++)
+  for (unsigned n = 0; n < locks; n++) {
+    pthread_mutex_t *mutex = &mutexes[sb_rand_uniform(0, last)].mutex;
+
+    for (unsigned i = 0; i < loops; i++)
       ck_pr_barrier();
     pthread_mutex_lock(mutex);
     __atomic_store_n(&shared_counter, __atomic_load_n(&shared_counter, __ATOMIC_RELAXED) + 1,

@@ -21,8 +21,9 @@
 --      prewarm_table(drv, con, table_num)
 --      insert_row(drv, con, table_num, id, k, c, pad)  one unprepared INSERT (oltp_insert;
 --                                                      id nil lets the database pick it)
---   sql_backend below serves every SQL driver. A key-value driver adds its own table as
---   oltp_backends[<driver name>], and all workloads run on it unchanged.
+--      load_tables(drv, con)                      optional: the whole parallel prepare
+--   sql_backend below serves every SQL driver, kv_backend every key-value driver (RocksDB);
+--   a script may add its own as oltp_backends[<driver name>]. All workloads run unchanged.
 
 function init()
    if event == nil then
@@ -339,11 +340,110 @@ function sql_backend.insert_row(drv, con, table_num, id, k, c, pad)
    end
 end
 
--- Backends by driver name; sql_backend serves every driver not listed.
+-- The key-value backend ---------------------------------------------------------------------
+-- For drivers of the key-value family (--db-driver=rocksdb). Each statement kind has a
+-- key-value form doing the work its SQL form makes a server do -- a point read, a bounded
+-- scan, an index entry moved, rows fetched through the secondary index (docs/rocksdb.md) --
+-- and is counted as the SQL statement would be, so reports compare across drivers. Tables
+-- are loaded by writing sorted files instead of INSERTs.
+
+local kv_backend = {}
+
+function kv_backend.statement(con, kind, table_num)
+   if kind == "begin" then
+      return con:prepare("BEGIN")
+   elseif kind == "commit" then
+      return con:prepare("COMMIT")
+   end
+   local limit = kind == "secondary_ranges" and sysbench.opt.range_size or 0
+   return con:prepare_kv(kind, table_num, limit)
+end
+
+-- Loads rows [slice/slices of] sbtest<table_num>; the thread of slice 0 says so.
+local function kv_load(con, table_num, slice, slices)
+   local opt = sysbench.opt
+   if slice == 0 then
+      print(string.format("Creating table 'sbtest%d'...", table_num))
+      if opt.table_size > 0 then
+         print(string.format("Inserting %d records into 'sbtest%d'", opt.table_size, table_num))
+      end
+      if opt.create_secondary then
+         print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
+      end
+   end
+   sysbench.kv.create_table(con, table_num, opt.table_size, {
+      secondary_index = opt.create_secondary,
+      auto_inc = opt.auto_inc,
+      slice = slice,
+      slices = slices,
+      c_template = c_template,
+      pad_template = pad_template,
+   })
+end
+
+function kv_backend.create_table(drv, con, table_num)
+   kv_load(con, table_num, 0, 1)
+end
+
+-- The parallel prepare: whole tables per thread, or, with more threads than tables, every
+-- thread loads its share of every table, so one big table loads on all threads too.
+function kv_backend.load_tables(drv, con)
+   local opt = sysbench.opt
+   if opt.tables >= opt.threads then
+      for t = sysbench.tid % opt.threads + 1, opt.tables, opt.threads do
+         kv_load(con, t, 0, 1)
+      end
+   else
+      for t = 1, opt.tables do
+         kv_load(con, t, sysbench.tid, opt.threads)
+      end
+   end
+end
+
+function kv_backend.drop_table(drv, con, table_num)
+   print(string.format("Dropping table 'sbtest%d'...", table_num))
+   sysbench.kv.drop_table(con, table_num)
+end
+
+function kv_backend.prewarm_session(drv, con)
+end
+
+-- Reading every row and index entry once brings the table into the block cache.
+function kv_backend.prewarm_table(drv, con, table_num)
+   print("Prewarming table sbtest" .. table_num)
+   sysbench.kv.check_table(con, table_num)
+end
+
+-- oltp_insert's INSERT: a prepared key-value insert per table, made on first use.
+local kv_inserts = {}
+
+function kv_backend.insert_row(drv, con, table_num, id, k, c, pad)
+   local entry = kv_inserts[table_num]
+   if entry == nil then
+      local s = con:prepare_kv("inserts", table_num)
+      local p = {s:bind_create(INT[1]), s:bind_create(INT[1]),
+                 s:bind_create(C120[1], C120[2]), s:bind_create(C60[1], C60[2])}
+      s:bind_param(unpack(p))
+      entry = {s, p}
+      kv_inserts[table_num] = entry
+   end
+   local p = entry[2]
+   p[1]:set(id or 0)
+   p[2]:set(k)
+   p[3]:set(c)
+   p[4]:set(pad)
+   entry[1]:execute()
+end
+
+-- Backends by driver name; key-value drivers get kv_backend, every other driver sql_backend.
 oltp_backends = oltp_backends or {}
 
 local function backend_for(drv)
-   return oltp_backends[drv:name()] or sql_backend
+   local named = oltp_backends[drv:name()]
+   if named ~= nil then
+      return named
+   end
+   return drv:family() == "kv" and kv_backend or sql_backend
 end
 
 -- Commands --------------------------------------------------------------------------------------
@@ -366,6 +466,11 @@ function cmd_prepare()
    end
    local drv = sysbench.sql.driver()
    local con = drv:connect()
+   local backend = backend_for(drv)
+   if backend.load_tables ~= nil then
+      backend.load_tables(drv, con)
+      return
+   end
    for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
       create_table(drv, con, t)
    end

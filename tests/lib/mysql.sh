@@ -8,7 +8,8 @@
 #       failure in CI (CI=true), as a skip with the reason otherwise.
 #   my ARGS...      runs our binary (like `sb`) against the sandbox
 #   ref_my ARGS...  the same with the reference sysbench 1.0.20
-#   sql SQL...      runs statements as root over the socket; prints tab-separated rows
+#   sql SQL...      runs statements as root over the socket, in the sbtest database; prints
+#                   tab-separated rows
 #   free_port       prints a TCP port nobody listens on
 
 SANDBOX_DIR=""
@@ -46,7 +47,7 @@ my() { sb "$@" "${MYSQL_ARGS[@]}"; }
 ref_my() { ref "$@" "${MYSQL_ARGS[@]}"; }
 
 sql() {
-  "$SRCDIR/scripts/mariadb-sandbox.sh" sql "$SANDBOX_DIR" -N -B "$@"
+  "$SRCDIR/scripts/mariadb-sandbox.sh" sql "$SANDBOX_DIR" -N -B --database=sbtest "$@"
 }
 
 free_port() {

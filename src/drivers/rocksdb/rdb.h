@@ -91,6 +91,7 @@ typedef struct rdb_session {
   bool txn_explicit;
   rocksdb_writebatch_t *batch;          /* a statement's writes outside a transaction */
   rocksdb_writebatch_t *user_batch;     /* sysbench.kv batch */
+  rocksdb_writebatch_t *bulk_batch;     /* rows of a multi-row insert */
   char *replay_error;                   /* first error while replaying a user batch */
 
   /* Result rows of the last read statement (for fetch_row): values point into `arena`. */

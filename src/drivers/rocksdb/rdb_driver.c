@@ -243,7 +243,19 @@ static int rdb_check_table(db_conn *con, uint32_t table, char *report, size_t re
   return rdb_sbtest_check(con->ptr, table, report, report_len);
 }
 
+static int rdb_bulk_add_op(db_conn *con, uint32_t table, int64_t id, int64_t k)
+{
+  return rdb_bulk_add(con->ptr, table, id, k);
+}
+
+static db_error_t rdb_bulk_flush_op(db_conn *con, db_result *rs)
+{
+  return rdb_bulk_flush(con->ptr, rs);
+}
+
 static const db_kv_ops rdb_kv_ops = {
+  .bulk_add = rdb_bulk_add_op,
+  .bulk_flush = rdb_bulk_flush_op,
   .check_table = rdb_check_table,
   .prepare = rdb_prepare_kv,
   .create_table = rdb_create_table,

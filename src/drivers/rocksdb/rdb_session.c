@@ -45,6 +45,8 @@ void rdb_session_free(rdb_session *s)
   rocksdb_writebatch_destroy(s->batch);
   if (s->user_batch != NULL)
     rocksdb_writebatch_destroy(s->user_batch);
+  if (s->bulk_batch != NULL)
+    rocksdb_writebatch_destroy(s->bulk_batch);
   if (s->txn_options != NULL)
     rocksdb_transaction_options_destroy(s->txn_options);
   if (s->otxn_options != NULL)

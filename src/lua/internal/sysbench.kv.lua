@@ -23,6 +23,8 @@ int db_kv_create_table(sql_connection *con, uint32_t table, uint64_t rows, uint3
                        const char *pad_template);
 int db_kv_drop_table(sql_connection *con, uint32_t table);
 int db_kv_check_table(sql_connection *con, uint32_t table, char *report, size_t report_len);
+int db_kv_bulk_add(sql_connection *con, uint32_t table, int64_t id, int64_t k);
+int db_kv_bulk_flush(sql_connection *con);
 sql_result *db_kv_get(sql_connection *con, const char *key, size_t klen, int for_update);
 sql_result *db_kv_multi_get(sql_connection *con, size_t n, const char *const *keys,
                             const size_t *klens);
@@ -175,4 +177,14 @@ function sysbench.kv.check_table(con, table_num)
       fail(con, string.format("checking table sbtest%d", table_num))
    end
    return rc == 0, ffi.string(report)
+end
+
+-- The key-value form of a multi-row INSERT into an (id, k) table: rows gathered with add(),
+-- written in one go (one write query) by flush().
+function sysbench.kv.bulk_add(con, table_num, id, k)
+   if C.db_kv_bulk_add(con, table_num, id, k) ~= 0 then fail(con, "bulk insert") end
+end
+
+function sysbench.kv.bulk_flush(con)
+   if C.db_kv_bulk_flush(con) ~= 0 then fail(con, "bulk insert") end
 end

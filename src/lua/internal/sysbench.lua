@@ -48,6 +48,19 @@ function ffi.cdef(text)
    declare(#text)
 end
 
+-- print() from several threads at once: LuaJIT writes each argument and the newline
+-- separately, so lines of different threads could interleave ("thread 1 ranthread 2 ran");
+-- one write per line cannot. Output is otherwise the same (tostring'd arguments, tabs).
+local stdout = io.stdout
+function print(...)
+   local n = select("#", ...)
+   local parts = {...}
+   for i = 1, n do
+      parts[i] = tostring(parts[i])
+   end
+   stdout:write(table.concat(parts, "\t", 1, n) .. "\n")
+end
+
 ffi.cdef[[
 void sb_event_start(int thread_id);
 void sb_event_stop(int thread_id);

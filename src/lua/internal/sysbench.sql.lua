@@ -240,9 +240,16 @@ function connection_methods.check_error(self, rs, query)
                        sql_errmsg, query and (" (query: " .. query .. ")") or ""), 2)
 end
 
+-- The result set of a query, or nil when it has none (or when an error was ignored).
 function connection_methods.query(self, query)
    local rs = C.db_query(self, query, #query)
-   return self:check_error(rs, query)
+   if rs ~= nil then
+      return rs
+   end
+   if self.error ~= C.DB_ERROR_NONE then
+      self:check_error(nil, query)
+   end
+   return nil
 end
 
 function connection_methods.bulk_insert_init(self, query)
@@ -288,9 +295,16 @@ function connection_methods.more_results(self)
    return C.db_more_results(self)
 end
 
+-- The next result of a multi-statement query: a result set, or nil for one without rows.
 function connection_methods.next_result(self)
    local rs = C.db_next_result(self)
-   return self:check_error(rs, "<next result>")
+   if rs ~= nil then
+      return rs
+   end
+   if self.error ~= C.DB_ERROR_NONE then
+      self:check_error(nil, "<next result>")
+   end
+   return nil
 end
 
 -- Other internal modules (sysbench.kv) add connection methods here.

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# checkpoints_warmup.t: --report-checkpoints prints "[ Ns ] Checkpoint report:" with a full
+# cumulative report and resets the statistics (as 1.0.20); --warmup-time (master's) runs
+# events first without counting them and starts the reports after the warm-up.
+. "$(dirname "$0")/../lib/tap.sh"
+
+write count.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+local n = 0
+function event() n = n + 1; ffi.C.usleep(2000) end
+function thread_done(tid) print("thread " .. tid .. " ran " .. n) end
+LUA
+lua_total() { printf '%s\n' "$out" | awk '/^thread [0-9]+ ran/ {s += $4} END {print s + 0}'; }
+
+# ---- checkpoints --------------------------------------------------------------------------
+
+sb count.lua run --time=3 --report-checkpoints=2,1
+is "$rc" 0 "a run with checkpoints succeeds"
+like "$out" "^Report checkpoint\(s\) at 1, 2 seconds$" \
+     "the checkpoints are announced in order: 'Report checkpoint(s) at 1, 2 seconds'"
+like "$out" "^\[ 1s \] Checkpoint report:$" "'[ 1s ] Checkpoint report:' at 1 s"
+like "$out" "^\[ 2s \] Checkpoint report:$" "'[ 2s ] Checkpoint report:' at 2 s"
+is "$(count "$out" '^General statistics:')" 3 "each checkpoint prints a full report, then the final one"
+is "$(count "$out" '^Threads fairness:')" 3 "... down to the fairness block"
+cp1=$(printf '%s\n' "$out" | sed -n '/\[ 1s \] Checkpoint report:/,/Threads fairness/p')
+like "$cp1" "^Latency \(ms\):$" "a checkpoint report has the latency block"
+events=$(printf '%s\n' "$out" | awk '/total number of events:/ {print $NF}' | tr '\n' ' ')
+set -- $events
+num_cmp "$1" ">" 200 "checkpoint 1 counts the first second's events ($1)"
+num_cmp "$2" "<" "$(( $1 * 3 / 2 + 50 ))" "checkpoint 2 counts only events since checkpoint 1 ($2 vs $1)"
+num_cmp "$3" "<" "$(( $1 * 3 / 2 + 50 ))" "the final report counts only events since the last checkpoint ($3)"
+is "$(( $1 + $2 + $3 ))" "$(lua_total)" "the three periods add up to every event that ran"
+num_cmp "$(printf '%s\n' "$out" | awk '/total time:/ {print $NF}' | sed -n 2p | tr -d s)" ">" 1.5 \
+        "a checkpoint's 'total time' is the time since the start, as in 1.0.20"
+fair=$(printf '%s\n' "$out" | sed -nE 's/.*execution time \(avg\/stddev\): +([0-9.]+)\/.*/\1/p' | sed -n 2p)
+num_cmp "$fair" "<" 1.5 "a checkpoint's execution time covers its own period only ($fair s)"
+
+sb count.lua run --time=2 --report-checkpoints=1 --report-interval=1
+is "$(count "$out" '^\[ [0-9]+s \] thds:')" 2 "intermediate reports go on around checkpoints"
+
+# ---- warm-up ------------------------------------------------------------------------------
+
+sb count.lua run --warmup-time=1 --time=1 --threads=2 --report-interval=1
+is "$rc" 0 "a run with --warmup-time succeeds"
+like "$out" "^Warming up for 1 seconds\.\.\.$" "the warm-up is announced"
+reported=$(field "$out" "total number of events:")
+ran=$(lua_total)
+num_cmp "$reported" "<" "$(( ran * 3 / 4 ))" \
+        "warm-up events are not in the statistics ($reported reported of $ran run)"
+num_cmp "$reported" ">" "$(( ran / 4 ))" "... the measured second is ($reported of $ran)"
+secs=$(field "$out" "total time:")
+num_cmp "$secs" "<" 1.8 "'total time' excludes the warm-up ($secs s)"
+is "$(printf '%s\n' "$out" | grep -oE '^\[ [0-9]+s \] thds' | tr '\n' ' ')" "[ 1s ] thds " \
+   "intermediate reports start after the warm-up: one line for one measured second"
+num_cmp "$(line_of "$out" '^Warming up')" "<" "$(line_of "$out" '^\[ 1s \]')" \
+        "the first report comes after the warm-up message"
+
+sb count.lua run --warmup-time=1 --events=100 --threads=2 --time=0
+like "$out" "total number of events: +100$" "--events counts measured events only: exactly 100"
+num_cmp "$(lua_total)" ">" 150 "... on top of the warm-up's ($(lua_total) ran)"
+
+done_testing

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# signals_shutdown.t: ways a run ends early. --forced-shutdown with a hung event prints
+# 1.0.20's FATAL line and the report with the unfinished events, exit 2; a thread_init slower
+# than --thread-init-timeout is a FATAL line, exit 2; Ctrl-C (SIGINT) or SIGTERM during run
+# prints the cumulative report for what ran and exits 128 + signal (1.0.20 just dies).
+. "$(dirname "$0")/../lib/tap.sh"
+
+write hang.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+local n = 0
+function event()
+  n = n + 1
+  if n == 3 and sysbench.tid == 0 then ffi.C.usleep(30000000) end
+  ffi.C.usleep(1000)
+end
+LUA
+
+start=$(date +%s)
+sb hang.lua run --time=1 --forced-shutdown=1 --threads=2
+elapsed=$(( $(date +%s) - start ))
+is "$rc" 2 "a forced shutdown exits 2"
+like "$out" "^Forcing shutdown in 2 seconds$" "the shutdown time is announced: --time + --forced-shutdown"
+like "$out" "^FATAL: The --max-time limit has expired, forcing shutdown\.\.\.$" "1.0.20's FATAL line"
+like "$out" "^Number of unfinished transactions on forced shutdown: 1$" \
+     "the hung event is reported as unfinished (exactly 1)"
+num_cmp "$(line_of "$out" '^Number of unfinished')" "<" "$(line_of "$out" '^General statistics:')" \
+        "... before the final report"
+like "$out" "^    total number of events: +[0-9]+$" "the final report is printed"
+num_cmp "$(field "$out" "max:")" ">" 900 "the unfinished event's latency so far counts (max $(field "$out" "max:") ms)"
+num_cmp "$elapsed" "<" 10 "the process ends at the forced shutdown, not when the event would ($elapsed s)"
+
+write steady.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(1000) end
+LUA
+sb steady.lua run --time=2 --forced-shutdown --events=5
+like "$out" "^Forcing shutdown in 2.1 seconds$" "a bare --forced-shutdown waits 5% of --time (1.0.20 rounds it to 0)"
+sb steady.lua run --time=2 --forced-shutdown=50% --events=5
+like "$out" "^Forcing shutdown in 3 seconds$" "--forced-shutdown=50% waits half of --time"
+is "$rc" 0 "a run that ends in time is not forced (exit 0)"
+
+write slow_init.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function thread_init() ffi.C.usleep(5000000) end
+function event() end
+LUA
+start=$(date +%s)
+sb slow_init.lua run --thread-init-timeout=1 --threads=2
+elapsed=$(( $(date +%s) - start ))
+is "$rc" 2 "workers slower than --thread-init-timeout to start: exit 2"
+like "$out" "^FATAL: Worker threads failed to initialize within 1 seconds!$" \
+     "... with 1.0.20's FATAL line (its 30 s made configurable, as in master)"
+num_cmp "$elapsed" "<" 4 "... after the timeout, not after thread_init ($elapsed s)"
+
+# Ctrl-C: the signal goes to the background process; the report covers what ran.
+interrupt() {   # interrupt SIGNAL: runs steady.lua for 30 s and sends SIGNAL after ~1.5 s
+  (cd "$TEST_TMP" && exec "$SB" steady.lua run --time=30 --threads=2 --report-interval=1) \
+    >"$TEST_TMP/bg.out" 2>&1 &
+  local pid=$!
+  sleep 1.5
+  kill -"$1" "$pid"
+  wait "$pid"
+  rc=$?
+  out=$(cat "$TEST_TMP/bg.out")
+}
+start=$(date +%s)
+interrupt INT
+elapsed=$(( $(date +%s) - start ))
+is "$rc" 130 "SIGINT during run exits 130 (128 + 2)"
+num_cmp "$elapsed" "<" 10 "... at once, not at --time ($elapsed s)"
+like "$out" "^General statistics:$" "SIGINT still prints the cumulative report"
+num_cmp "$(field "$out" "total number of events:")" ">" 100 "... counting the events that ran"
+secs=$(field "$out" "total time:")
+num_cmp "$secs" "<" 8 "... over the time that ran ($secs s)"
+like "$out" "^WARNING: The run was interrupted by signal 2; the report covers what ran until then$" \
+     "... and says the run was interrupted"
+interrupt TERM
+is "$rc" 143 "SIGTERM during run exits 143 (128 + 15) after the report"
+like "$out" "^General statistics:$" "SIGTERM prints the report too"
+
+done_testing
