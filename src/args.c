@@ -106,7 +106,7 @@ static int parse_config_value(char *raw, char *out, size_t outlen)
   return 0;
 }
 
-int args_read_config_file(const char *path)
+static int read_config_file(const char *path)
 {
   FILE *f = fopen(path, "r");
   char line[CONFIG_LINE_MAX], value[CONFIG_LINE_MAX], where[CONFIG_LINE_MAX + 64];
@@ -144,6 +144,25 @@ int args_read_config_file(const char *path)
   }
   fclose(f);
   return 0;
+}
+
+/* A config file may name another one; the limit stops a file that (indirectly) names itself
+   from recursing until the stack overflows. */
+#define CONFIG_NESTING_MAX 8
+
+int args_read_config_file(const char *path)
+{
+  static int depth;
+
+  if (depth >= CONFIG_NESTING_MAX) {
+    fprintf(stderr, "Cannot read the config file '%s': config files nest more than %d deep "
+            "(does one include itself?)\n", path, CONFIG_NESTING_MAX);
+    return -1;
+  }
+  depth++;
+  int rc = read_config_file(path);
+  depth--;
+  return rc;
 }
 
 int args_parse(int argc, char *argv[], parsed_args *out)

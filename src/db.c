@@ -125,9 +125,15 @@ int db_driver_family(db_driver *drv)
   return drv != NULL && drv->def->family == DB_FAMILY_KV ? 1 : 0;
 }
 
+/* For error messages: the text a statement last sent (with the values filled in when it is
+   emulated on the client), or its prepared text. */
 const char *db_statement_text(db_stmt *stmt)
 {
-  return stmt != NULL && stmt->query != NULL ? stmt->query : "";
+  if (stmt == NULL || stmt->query == NULL)
+    return "";
+  if (stmt->emulated && stmt->emulation_buffer != NULL)
+    return stmt->emulation_buffer;
+  return stmt->query;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -274,6 +280,12 @@ static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
     /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
     sb_counter_inc(tid, SB_CNT_ERROR);
   }
+}
+
+void db_count_ignored_error(db_conn *con)
+{
+  if (con != NULL)
+    sb_counter_inc(con->thread_id, SB_CNT_ERROR);
 }
 
 void db_count_reconnect(db_conn *con)

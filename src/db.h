@@ -229,6 +229,10 @@ db_result *db_execute(db_stmt *stmt);
 int db_close(db_stmt *stmt);
 int db_free_results(db_result *rs);
 
+/* An error the driver thought fatal was made ignorable by the script's sql_error_ignorable
+   hook: count it as an ignored error. */
+void db_count_ignored_error(db_conn *con);
+
 /* ---- for drivers ---- */
 
 /* Why the calling thread's last connection attempt failed, for the Lua error message (a

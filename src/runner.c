@@ -427,7 +427,7 @@ static void *reporter_main(void *arg)
         next_report += interval_ns;
     }
     if (next_checkpoint && now >= next_checkpoint) {
-      log_timestamped(LOG_NOTICE, seconds_since_start(now), "Checkpoint report:");
+      log_timestamped(LOG_NOTICE, seconds_since_start(next_checkpoint), "Checkpoint report:");
       report_cumulative(false);
       checkpoint++;
     }
@@ -492,7 +492,11 @@ static int timestamp_decimals(double interval)
 
 static void print_run_mode(void)
 {
-  log_set_timestamp_decimals(timestamp_decimals(config.report_interval));
+  int decimals = timestamp_decimals(config.report_interval);
+  for (size_t i = 0; i < config.checkpoint_count; i++)     /* "[ 0.5s ] Checkpoint report:" */
+    if (timestamp_decimals(config.checkpoints[i]) > decimals)
+      decimals = timestamp_decimals(config.checkpoints[i]);
+  log_set_timestamp_decimals(decimals);
   log_text(LOG_NOTICE, "Running the test with following options:");
   log_text(LOG_NOTICE, "Number of threads: %u", config.threads);
   if (config.rate > 0)

@@ -137,10 +137,10 @@ void stats_copy(stats_snapshot *dst, const stats_snapshot *src)
 bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_t *max_ns)
 {
   uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
-  worker_stats *w = &workers[thread_id];
+  worker_stats *w = thread_id < worker_count ? &workers[thread_id] : NULL;
 
   /* A worker that has not finished an event since the reset still shows old extremes. */
-  if (thread_id >= worker_count || __atomic_load_n(&w->epoch, __ATOMIC_RELAXED) != epoch) {
+  if (w == NULL || __atomic_load_n(&w->epoch, __ATOMIC_RELAXED) != epoch) {
     *min_ns = *max_ns = 0;
     return false;
   }

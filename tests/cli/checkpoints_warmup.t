@@ -38,6 +38,10 @@ num_cmp "$fair" "<" 1.5 "a checkpoint's execution time covers its own period onl
 sb count.lua run --time=2 --report-checkpoints=1 --report-interval=1
 is "$(count "$out" '^\[ [0-9]+s \] thds:')" 2 "intermediate reports go on around checkpoints"
 
+sb count.lua run --time=1 --report-checkpoints=0.5
+like "$out" "^\[ 0\.5s \] Checkpoint report:$" \
+     "a fractional checkpoint is stamped '[ 0.5s ]' (1.0.20 takes whole seconds only)"
+
 # ---- warm-up ------------------------------------------------------------------------------
 
 sb count.lua run --warmup-time=1 --time=1 --threads=2 --report-interval=1

@@ -85,6 +85,16 @@ sb opts.lua dump --config-file=quote.cfg
 is "$rc|$err" "1|config file 'quote.cfg' line 1: cannot parse 'str' (expected name=value, with quotes closed)" \
    "an unclosed quote is an error naming file and line"
 
+printf 'threads=3\n' | write inner.cfg
+printf 'config-file=inner.cfg\nevents=2\n' | write outer.cfg
+sb cpu run --config-file=outer.cfg --time=0
+like "$out" "Number of threads: 3" "a config file may name another config file"
+like "$out" "total number of events: +2$" "... and both apply"
+printf 'config-file=self.cfg\n' | write self.cfg
+sb cpu run --config-file=self.cfg --events=1
+is "$rc|$err" "1|Cannot read the config file 'self.cfg': config files nest more than 8 deep (does one include itself?)" \
+   "a config file including itself is an error, not a crash"
+
 write legacy.lua <<'LUA'
 function event() end
 sysbench.cmdline.commands = { show = { function() print("my_setting=" .. tostring(my_setting)) end } }

@@ -122,6 +122,7 @@ const char *db_statement_text(sql_statement *stmt);
 int db_close(sql_statement *stmt);
 
 int db_free_results(sql_result *);
+void db_count_ignored_error(sql_connection *con);
 ]]
 
 local C = ffi.C
@@ -228,10 +229,14 @@ function connection_methods.check_error(self, rs, query)
       sql_errmsg = sql_errmsg,
    }
 
-   if self.error == C.DB_ERROR_IGNORABLE or
-      (type(sysbench.hooks.sql_error_ignorable) == "function" and
-       sysbench.hooks.sql_error_ignorable(errdesc))
+   local ignorable = self.error == C.DB_ERROR_IGNORABLE
+   if not ignorable and type(sysbench.hooks.sql_error_ignorable) == "function" and
+      sysbench.hooks.sql_error_ignorable(errdesc)
    then
+      ignorable = true
+      C.db_count_ignored_error(self)
+   end
+   if ignorable then
       errdesc.errcode = sysbench.error.RESTART_EVENT
       error(errdesc, 3)
    end
