@@ -327,10 +327,14 @@ static void report_threads_debug(void)
   log_text(LOG_NOTICE, "%s", "");
 }
 
-/* Everything since the last checkpoint. With `unfinished` set (forced shutdown), events still
-   running are counted as ending now, so a hung server shows up in the latencies. */
-static void report_cumulative(bool forced)
+typedef enum { REPORT_FINAL, REPORT_CHECKPOINT, REPORT_FORCED } cumulative_kind;
+
+/* Everything since the last checkpoint. On a forced shutdown, events still running are
+   counted as ending now, so a hung server shows up in the latencies. --histogram goes with
+   the final report only, as in 1.0. */
+static void report_cumulative(cumulative_kind kind)
 {
+  bool forced = kind == REPORT_FORCED;
   sb_stat_t stat = {0};
   uint64_t min_ns, max_ns;
   unsigned unfinished = 0;
@@ -365,7 +369,7 @@ static void report_cumulative(bool forced)
 
   if (forced && unfinished > 0)
     report_unfinished(unfinished);
-  if (config.histogram && !forced) {
+  if (config.histogram && kind == REPORT_FINAL) {
     log_flush();
     histogram_print(stat.histogram, stdout);
   }
@@ -428,7 +432,7 @@ static void *reporter_main(void *arg)
     }
     if (next_checkpoint && now >= next_checkpoint) {
       log_timestamped(LOG_NOTICE, seconds_since_start(next_checkpoint), "Checkpoint report:");
-      report_cumulative(false);
+      report_cumulative(REPORT_CHECKPOINT);
       checkpoint++;
     }
   }
@@ -515,7 +519,7 @@ static void print_run_mode(void)
   if (config.debug)
     log_text(LOG_NOTICE, "Debug mode enabled.\n");
   if (config.validate)
-    log_text(LOG_NOTICE, "Additional request validation enabled.\n");
+    log_text(LOG_NOTICE, "Validation checks: on.\n");
   if (opt_is_set("rand-seed") && opt_int("rand-seed") != 0)
     log_text(LOG_NOTICE, "Initializing random number generator from seed (%" PRIu64 ").\n",
              rand_effective_seed());
@@ -610,7 +614,7 @@ static void forced_shutdown(void)
 {
   log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
   stop_reporter();
-  report_cumulative(true);
+  report_cumulative(REPORT_FORCED);
   log_flush();
   fflush(stdout);
   _exit(2);
@@ -803,7 +807,7 @@ int runner_run(sb_test *test)
   /* A run stopped by an error (a fatal SQL error, a full --rate queue) still reports what
      ran until then, after the error's own message; the exit code says it failed. */
   if (rc == 0) {
-    report_cumulative(false);
+    report_cumulative(REPORT_FINAL);
     if (interrupted_by)
       log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "
                "until then", (int) interrupted_by);

@@ -88,6 +88,18 @@ LUA
 sb structs.lua
 like "$out" "sizes 8 5" "repeated identical structs are accepted and #pragma pack still applies"
 
+write comments.lua <<'LUA'
+ffi.cdef[[
+/* a comment; with { a brace */
+int abs(int);   // a trailing comment; with {
+struct my_pair { int a; /* inner; */ int b; };
+]]
+ffi.cdef("struct my_pair { int a; int b; };")
+print("abs " .. ffi.C.abs(-3) .. " size " .. ffi.sizeof("struct my_pair"))
+LUA
+sb comments.lua
+like "$out" "abs 3 size 8" "comments in cdef text (with ';' and '{') are handled; a repeat without them too"
+
 write calls.lua <<'LUA'
 local ffi2 = require("ffi")
 print("global ffi is require('ffi'): " .. tostring(ffi == ffi2))

@@ -148,6 +148,13 @@ DEBUG:     thread #  N: min: Ns  avg: Ns  max: Ns  events: N
 DEBUG:                  total time taken by event execution: Ns" \
    "--debug with --rand-seed and --percentile=0 prints 1.0.20's lines"
 
+sb empty.lua run --events=10 --time=0 --validate
+is "$(mask "$out" | sed -n '3,7p')" "Running the test with following options:
+Number of threads: N
+Validation checks: on.
+
+Initializing random number generator from current time" "--validate adds 1.0.20's 'Validation checks: on.'"
+
 if have_ref; then
   for args in "empty.lua run --events=100 --time=0" "cpu run --events=50 --time=0 --threads=2" \
               "empty.lua run --events=10 --time=0 --histogram --percentile=50"; do

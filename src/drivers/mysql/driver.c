@@ -25,7 +25,7 @@ static int init(void)
   return mysqldrv_init_with(NULL);
 }
 
-static int thread_init(int thread_id)
+int mysqldrv_thread_init(int thread_id)
 {
   (void) thread_id;
   if (mysqldrv_config.dry_run)
@@ -35,7 +35,7 @@ static int thread_init(int thread_id)
   return rc != 0;
 }
 
-static int thread_done(int thread_id)
+int mysqldrv_thread_done(int thread_id)
 {
   (void) thread_id;
   if (!mysqldrv_config.dry_run)
@@ -43,7 +43,7 @@ static int thread_done(int thread_id)
   return 0;
 }
 
-static int done(void)
+int mysqldrv_done(void)
 {
   if (!mysqldrv_config.dry_run)
     mysql_library_end();
@@ -54,7 +54,7 @@ static int done(void)
 
 const db_driver_ops mysqldrv_ops = {
   .init = init,
-  .thread_init = thread_init,
+  .thread_init = mysqldrv_thread_init,
   .connect = mysqldrv_connect,
   .disconnect = mysqldrv_disconnect,
   .reconnect = mysqldrv_reconnect,
@@ -69,8 +69,8 @@ const db_driver_ops mysqldrv_ops = {
   .next_result = mysqldrv_next_result,
   .free_results = mysqldrv_free_results,
   .close = mysqldrv_close,
-  .thread_done = thread_done,
-  .done = done,
+  .thread_done = mysqldrv_thread_done,
+  .done = mysqldrv_done,
   .escape = mysqldrv_escape,
 };
 

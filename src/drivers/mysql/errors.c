@@ -1,58 +1,13 @@
 /*
- * errors.c: what a server or client-library error means for the run. --mysql-ignore-errors
- * lists the errors that restart the event instead of stopping the run ("all" for every
- * error); a lost connection among them is reconnected (and counted as a reconnect) before
- * the event restarts. A layered driver may reclassify through its hook.
+ * errors.c: acting on an error of the client library: an ignorable one restarts the event, a
+ * lost connection that is ignorable is reconnected (and counted as a reconnect) first, any
+ * other stops the run. The rules that decide which is which are in classify.c.
  */
-#include <errmsg.h>
 #include <unistd.h>
 
 #include "logger.h"
 #include "mysql_driver.h"
 #include "runner.h"
-
-mysqldrv_hooks mysqldrv_active_hooks;
-
-void mysqldrv_set_hooks(const mysqldrv_hooks *hooks)
-{
-  mysqldrv_active_hooks = *hooks;
-}
-
-bool mysqldrv_is_connection_loss(unsigned sql_errno)
-{
-  switch (sql_errno) {
-    case CR_SERVER_GONE_ERROR:      /* 2006 */
-    case CR_SERVER_LOST:            /* 2013 */
-    case CR_TCP_CONNECTION:         /* 2011 */
-    case 2055:                      /* CR_SERVER_LOST_EXTENDED (libmysqlclient) */
-      return true;
-    default:
-      return false;
-  }
-}
-
-static bool listed(unsigned sql_errno)
-{
-  const mysqldrv_settings *c = &mysqldrv_config;
-  if (c->ignore_all)
-    return true;
-  for (size_t i = 0; i < c->ignored_count; i++)
-    if (c->ignored_errors[i] == sql_errno)
-      return true;
-  return false;
-}
-
-mysqldrv_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state)
-{
-  mysqldrv_error_class chosen = MYSQL_ERROR_CLASS_FATAL;
-
-  if (listed(sql_errno))
-    chosen = mysqldrv_is_connection_loss(sql_errno) ? MYSQL_ERROR_CLASS_RECONNECT
-                                                    : MYSQL_ERROR_CLASS_IGNORABLE;
-  if (mysqldrv_active_hooks.classify != NULL)
-    chosen = mysqldrv_active_hooks.classify(sql_errno, sql_state, chosen);
-  return chosen;
-}
 
 /* Reconnect until it works, backing off from 1 ms to 100 ms between attempts; give up only
    when the run is ending. */

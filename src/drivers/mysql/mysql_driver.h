@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <mysql.h>
 
@@ -131,10 +132,49 @@ int mysqldrv_set_session_statements(const char *const *statements, size_t count)
 /* Connections (connection.c)                                                               */
 /* ---------------------------------------------------------------------------------------- */
 
+/* A column of a prepared statement's result, as far as decoding the binary protocol needs. */
+typedef struct {
+  uint8_t type;                /* enum enum_field_types */
+  uint8_t decimals;
+  uint16_t flags;              /* UNSIGNED_FLAG, ZEROFILL_FLAG, ... */
+  uint32_t length;             /* display width (for ZEROFILL) */
+} mysqldrv_column;
+
+/* The wire path's state on one connection (wire.c). */
+typedef struct {
+  int fd;                      /* the plain socket; -1: the client library does all I/O */
+  unsigned char *in;           /* the response being read: bytes [0, in_len), parsed to in_pos */
+  size_t in_cap, in_len, in_pos;
+  unsigned char *out;          /* the request being built */
+  size_t out_cap;
+  uint32_t *rows;              /* rows of the open result: (payload offset, length) pairs */
+  size_t row_cap, row_count, row_next;
+  char *text;                  /* fetch_row's numbers and dates as text */
+  size_t text_cap;
+} mysqldrv_wire;
+
 typedef struct {
   MYSQL *mysql;                /* NULL while disconnected */
   mysqldrv_endpoint endpoint;  /* the server this connection talks to */
+  mysqldrv_wire wire;
 } mysqldrv_conn;
+
+/* A prepared statement (statement.c; wire.c executes it on plain connections). */
+typedef struct {
+  MYSQL_STMT *handle;
+  bool wire_ok;                /* parameter types the wire path sends, and not a CALL */
+  bool wire_result;            /* the open result was read by the wire path */
+  bool user_results_bound;     /* db_bind_result() bound the script's own buffers */
+  uint32_t column_count;       /* the result's columns, for the wire path's fetch_row */
+  mysqldrv_column *columns;
+  /* fetch_row() through the client library: every column as a string, in our buffers */
+  uint32_t row_fields;
+  MYSQL_BIND *row_binds;
+  char **row_buffers;
+  unsigned long *row_lengths;
+  my_bool *row_nulls;
+  my_bool *row_errors;
+} mysqldrv_stmt;
 
 static inline MYSQL *mysqldrv_handle(db_conn *con)
 {
@@ -146,9 +186,10 @@ int mysqldrv_disconnect(db_conn *con);
 int mysqldrv_reconnect(db_conn *con);
 
 /*
- * Turn the client library's last error into the connection's error: classify it, reconnect
- * when the connection was lost and that is ignorable, and return the db_error_t for the
- * caller to hand back to db.c. `query` names the statement in debug output only.
+ * Turn an error of the client library into the connection's error: classify it, reconnect
+ * (and count the reconnect) when the connection was lost and that is ignorable, and return
+ * the db_error_t for the caller to hand back to db.c. The texts are copied first, so they
+ * may point into the handle a reconnect frees.
  */
 db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
                          const char *message);
@@ -178,9 +219,27 @@ int mysqldrv_close(db_stmt *stmt);
 /* ---------------------------------------------------------------------------------------- */
 
 /* After a connect: make the client library read and write its socket with plain blocking
-   calls (one recv per response instead of recv + EAGAIN + poll + recv). No-op where that
-   is not possible (TLS, other client libraries). */
-void mysqldrv_socket_io_attach(MYSQL *mysql);
+   calls (one recv per response instead of recv + EAGAIN + poll + recv). Returns false, and
+   changes nothing, where that is not possible (TLS, other client libraries). */
+bool mysqldrv_socket_io_attach(MYSQL *mysql);
+/* The client library holds no unread bytes of this connection. */
+bool mysqldrv_socket_io_idle(MYSQL *mysql);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The wire path (wire.c): prepared statements executed with the binary protocol directly   */
+/* on the socket, bypassing the client library's per-query work.                            */
+/* ---------------------------------------------------------------------------------------- */
+
+/* After a connect: use the wire path on this connection if its socket allows (plain, no
+   compression, the client library's socket I/O attached). */
+void mysqldrv_wire_attach(mysqldrv_conn *c);
+/* Before the handle closes: forget the socket, free the buffers. */
+void mysqldrv_wire_detach(mysqldrv_conn *c);
+/* The statement can run on the wire path now. */
+bool mysqldrv_wire_ready(mysqldrv_conn *c, mysqldrv_stmt *s);
+db_error_t mysqldrv_wire_execute(db_stmt *stmt, db_result *rs);
+int mysqldrv_wire_fetch_row(db_result *rs, db_row_t *row);
+void mysqldrv_wire_free_result(mysqldrv_conn *c);
 
 /* ---------------------------------------------------------------------------------------- */
 /* The driver                                                                               */
@@ -189,8 +248,12 @@ void mysqldrv_socket_io_attach(MYSQL *mysql);
 /* The MySQL driver's operations, for a layered driver to wrap. */
 extern const db_driver_ops mysqldrv_ops;
 
-/* Driver start-up with a layered driver's defaults (mysql itself passes NULL). */
+/* Driver start-up with a layered driver's defaults (mysql itself passes NULL), and the
+   other lifecycle operations, for a layered driver's own operations table. */
 int mysqldrv_init_with(const mysqldrv_defaults *defaults);
+int mysqldrv_thread_init(int thread_id);
+int mysqldrv_thread_done(int thread_id);
+int mysqldrv_done(void);
 
 /* --mysql-debug: log a client library call. */
 #define MYSQLDRV_TRACE(...)                        \

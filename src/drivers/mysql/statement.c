@@ -14,18 +14,6 @@
 
 #define ROW_BUFFER_START 256
 
-typedef struct {
-  MYSQL_STMT *handle;
-  bool user_results_bound;     /* db_bind_result() bound the script's own buffers */
-  /* fetch_row(): every column fetched as a string into buffers of our own */
-  uint32_t row_fields;
-  MYSQL_BIND *row_binds;
-  char **row_buffers;
-  unsigned long *row_lengths;
-  my_bool *row_nulls;
-  my_bool *row_errors;
-} mysqldrv_stmt;
-
 static enum enum_field_types bind_type(db_bind_type_t type)
 {
   switch (type) {

@@ -5,47 +5,57 @@ ffi = require("ffi")
 
 -- Scripts written for 1.0 repeat declarations sysbench itself makes: sysbench-tpcc declares
 -- sb_counter_inc against our sb_counter_type, others copy the enum, and a script's modules may
--- each declare the same thing. LuaJIT refuses a second definition of an enum constant or a
--- struct even when it is identical, so ffi.cdef (for every user of the ffi module in this
--- state) declares text one top-level declaration at a time and skips exact repeats. Text with
--- a preprocessor line (#pragma pack) is passed on whole, since a pragma spans declarations.
+-- each declare the same thing. LuaJIT refuses a second definition of an enum or a struct even
+-- when it is identical, so ffi.cdef (for every user of the ffi module in this state) blanks
+-- out each top-level declaration with a body ({...}) that was already made word for word
+-- (whitespace aside), and passes the rest on in one call, line numbers unchanged. Only bodies
+-- can be redefined, so text without one goes straight through; so does text with a
+-- preprocessor line (#pragma pack), which spans declarations.
 local raw_cdef = ffi.cdef
-local declared = {}
+local declared = {}            -- declarations with a body, whitespace removed
 
-local function normalize(decl)
-   decl = decl:gsub("/%*.-%*/", " "):gsub("//[^\n]*", " "):gsub("%s+", " ")
-   return (decl:gsub(" ?([{}(),;=*%[%]]) ?", "%1"):gsub("^ ", ""):gsub(" $", ""))
+-- Comments blanked out (newlines kept), so a ';' or brace in a comment cannot mislead.
+local function uncomment(text)
+   return (text:gsub("/%*.-%*/", function(c) return (c:gsub("[^\n]", " ")) end)
+               :gsub("//[^\n]*", ""))
 end
 
 function ffi.cdef(text)
-   if type(text) ~= "string" or text:find("#", 1, true) then
+   if type(text) ~= "string" or not text:find("{", 1, true) or text:find("#", 1, true) then
       return raw_cdef(text)
    end
-   local depth, start, lines = 0, 1, 0
-   local function declare(last)
-      local piece = text:sub(start, last)
-      local key = normalize(piece)
-      if key ~= "" and key ~= ";" and not declared[key] then
-         -- leading newlines keep LuaJIT's "at line N" right for the whole text
-         local ok, err = pcall(raw_cdef, string.rep("\n", lines) .. piece)
-         if not ok then
-            error(err, 3)
-         end
-         declared[key] = true
-      end
-      lines = lines + select(2, piece:gsub("\n", ""))
-      start = last + 1
+   if text:find("/", 1, true) then
+      text = uncomment(text)
    end
-   for pos, ch in text:gmatch("()([{};])") do
-      if ch == "{" then
-         depth = depth + 1
-      elseif ch == "}" then
-         depth = depth - 1
-      elseif depth == 0 then
-         declare(pos)
+   local out, fresh, copied, search = {}, {}, 1, 1
+   while true do
+      local body_start, body_end = text:find("%b{}", search)
+      if body_start == nil then
+         break
       end
+      -- the declaration runs from after the previous ';' to the ';' after the body
+      local after = text:sub(search, body_start):match(".*;()")
+      local first = after and search + after - 1 or search
+      local last = text:find(";", body_end + 1, true) or #text
+      local decl = text:sub(first, last)
+      local key = decl:gsub("%s+", "")
+      if declared[key] or fresh[key] then
+         out[#out + 1] = text:sub(copied, first - 1)
+         out[#out + 1] = decl:gsub("[^\n]", " ")
+         copied = last + 1
+      else
+         fresh[key] = true
+      end
+      search = last + 1
    end
-   declare(#text)
+   out[#out + 1] = text:sub(copied)
+   local ok, err = pcall(raw_cdef, table.concat(out))
+   if not ok then
+      error(err, 2)
+   end
+   for key in pairs(fresh) do
+      declared[key] = true
+   end
 end
 
 -- print() from several threads at once: LuaJIT writes each argument and the newline

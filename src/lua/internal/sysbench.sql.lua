@@ -495,17 +495,27 @@ sysbench.db = {
 
 local legacy = {}
 
+-- The state's implicit connection; the calls that start work connect on first use, as 1.0.20.
+local function legacy_connect()
+   if legacy.drv == nil then
+      legacy.drv = sysbench.sql.driver()
+   end
+   db_driver = legacy.drv:name()
+   if legacy.con == nil then
+      legacy.con = legacy.drv:connect()
+   end
+   return legacy.con
+end
+
 local function legacy_connection()
    if legacy.con == nil then
-      error("Uninitialized database connection: call db_connect() first", 3)
+      error("Uninitialized database connection", 3)
    end
    return legacy.con
 end
 
 function sysbench.db.connect()
-   legacy.drv = sysbench.sql.driver()
-   legacy.con = legacy.drv:connect()
-   db_driver = legacy.drv:name()
+   legacy_connect()
 end
 
 function sysbench.db.disconnect()
@@ -515,45 +525,68 @@ function sysbench.db.disconnect()
    end
 end
 
+-- Runs a statement and drops its rows (1.0.20 returns nothing).
 function sysbench.db.query(query)
-   return legacy_connection():query(query)
+   local rs = legacy_connect():query(query)
+   if rs ~= nil then
+      rs:free()
+   end
 end
 
 function sysbench.db.bulk_insert_init(query)
-   return legacy_connection():bulk_insert_init(query)
+   if legacy_connect():bulk_insert_init(query) ~= 0 then
+      error("db_bulk_insert_init() failed", 2)
+   end
 end
 
 function sysbench.db.bulk_insert_next(values)
-   return legacy_connection():bulk_insert_next(values)
+   if legacy_connection():bulk_insert_next(values) ~= 0 then
+      error("db_bulk_insert_next() failed", 2)
+   end
 end
 
 function sysbench.db.bulk_insert_done()
-   return legacy_connection():bulk_insert_done()
+   legacy_connection():bulk_insert_done()
 end
 
--- Legacy statements bind Lua tables: the values in the table at execute() time are sent.
+-- Legacy statements bind a Lua table: its numbers and strings at bind time give the
+-- parameter types (in key order), and the values in the table at execute() time are sent
+-- (nil as NULL).
 local legacy_statement = {}
 legacy_statement.__index = legacy_statement
 
 function sysbench.db.prepare(query)
-   return setmetatable({ stmt = legacy_connection():prepare(query) }, legacy_statement)
+   return setmetatable({ stmt = legacy_connect():prepare(query) }, legacy_statement)
 end
 
-local function legacy_param_for(stmt, value)
+local function legacy_param(stmt, value, min_len)
    if type(value) == "number" then
-      if value == math.floor(value) then
-         return stmt:bind_create(sql_type.BIGINT)
-      end
-      return stmt:bind_create(sql_type.DOUBLE)
+      return stmt:bind_create(sql_type.BIGINT)
+   elseif type(value) == "string" then
+      return stmt:bind_create(sql_type.VARCHAR, math.max(min_len or 0, #value * 2, 256))
    end
-   return stmt:bind_create(sql_type.VARCHAR, math.max(#tostring(value) * 2, 1024))
+   error("Unsupported variable type: " .. type(value), 3)
 end
 
 function sysbench.db.bind_param(s, values)
-   s.values = values
-   s.params = {}
-   for i = 1, #values do
-      s.params[i] = legacy_param_for(s.stmt, values[i])
+   legacy_connection()
+   if type(values) ~= "table" then
+      error("table was expected", 2)
+   end
+   local keys = {}
+   for k in pairs(values) do
+      keys[#keys + 1] = k
+   end
+   if #keys == 0 then
+      error("table is empty", 2)
+   end
+   table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+   if type(keys[1]) == "number" then
+      table.sort(keys)
+   end
+   s.values, s.keys, s.params = values, keys, {}
+   for i, k in ipairs(keys) do
+      s.params[i] = legacy_param(s.stmt, values[k])
    end
    return s.stmt:bind_param(unpack(s.params))
 end
@@ -564,10 +597,23 @@ function sysbench.db.bind_result(s, values)
 end
 
 function sysbench.db.execute(s)
+   legacy_connection()
    if s.values ~= nil then
-      for i = 1, #s.params do
-         local v = s.values[i]
-         s.params[i]:set(v ~= nil and (s.params[i].kind == "string" and tostring(v) or v) or nil)
+      local rebind = false
+      for i, k in ipairs(s.keys) do
+         local v, p = s.values[k], s.params[i]
+         if v ~= nil and p.kind == "string" then
+            v = tostring(v)
+            if #v > p.max_len then
+               p = legacy_param(s.stmt, v, #v)
+               s.params[i] = p
+               rebind = true
+            end
+         end
+         p:set(v)
+      end
+      if rebind then
+         s.stmt:bind_param(unpack(s.params))
       end
    end
    return s.stmt:execute()

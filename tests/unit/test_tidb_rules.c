@@ -1,0 +1,155 @@
+/*
+ * test_tidb_rules.c: TiDB's error classes, back-off, and the DDL / SPLIT / SET statements
+ * the tidb driver sends, checked text for text.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "drivers/tidb/tidb_rules.h"
+
+static const tidb_error_rules defaults = {
+  tidb_default_restart, 6, tidb_default_transient, 5,
+};
+
+static void errors(void)
+{
+  static const unsigned restart[] = {9007, 8002, 8022, 8028, 1213, 1205};
+  for (size_t i = 0; i < sizeof(restart) / sizeof(restart[0]); i++)
+    ok(tidb_error_kind_of(&defaults, restart[i]) == TIDB_ERROR_RESTART,
+       "error %u restarts the transaction by default", restart[i]);
+  for (unsigned code = 9001; code <= 9005; code++)
+    ok(tidb_error_kind_of(&defaults, code) == TIDB_ERROR_TRANSIENT,
+       "error %u is transient (back off, then restart) by default", code);
+  ok(tidb_error_kind_of(&defaults, 8004) == TIDB_ERROR_HOPELESS,
+     "8004 (transaction too large) cannot be retried");
+  ok(tidb_error_kind_of(&defaults, 8025) == TIDB_ERROR_HOPELESS,
+     "8025 (entry too large) cannot be retried");
+  ok(strstr(tidb_error_advice(8004), "txn-total-size-limit") != NULL,
+     "8004's advice names txn-total-size-limit");
+  ok(strstr(tidb_error_advice(8025), "txn-entry-size-limit") != NULL,
+     "8025's advice names txn-entry-size-limit");
+  ok(tidb_error_kind_of(&defaults, 1146) == TIDB_ERROR_OTHER,
+     "a SQL error such as 1146 is left to --mysql-ignore-errors");
+  ok(tidb_error_advice(9007) == NULL && strcmp(tidb_error_name(9007), "write conflict") == 0,
+     "9007 is named 'write conflict' and needs no advice");
+
+  static const unsigned only[] = {1062};
+  tidb_error_rules custom = {only, 1, NULL, 0};
+  ok(tidb_error_kind_of(&custom, 1062) == TIDB_ERROR_RESTART,
+     "--tidb-retry-errors replaces the restart list (1062 restarts)");
+  ok(tidb_error_kind_of(&custom, 9007) == TIDB_ERROR_OTHER,
+     "... and 9007 is then no longer restarted");
+  ok(tidb_error_kind_of(&custom, 9003) == TIDB_ERROR_OTHER,
+     "... and an empty transient list backs off nothing");
+}
+
+static void backoff(void)
+{
+  ok_num(tidb_backoff_ms(1, 1000, 0.0), ==, 1, "first back-off: 1 ms without jitter");
+  ok_num(tidb_backoff_ms(1, 1000, 0.999), <=, 2, "first back-off: at most 2 ms");
+  ok_num(tidb_backoff_ms(5, 1000, 0.0), ==, 16, "fifth consecutive back-off: 16..32 ms");
+  ok_num(tidb_backoff_ms(40, 1000, 0.999), <=, 1000, "back-off never exceeds the maximum");
+  ok_num(tidb_backoff_ms(40, 1000, 0.0), ==, 500, "a long run of errors waits max/2..max");
+}
+
+static tidb_table_spec base(void)
+{
+  tidb_table_spec s = {0};
+  s.auto_inc = true;
+  s.engine = "innodb";
+  s.extra = "";
+  return s;
+}
+
+static void ddl(void)
+{
+  char sql[1024], why[256];
+  tidb_table_spec s = base();
+
+  tidb_create_table_sql(sql, sizeof(sql), 3, &s);
+  ok(strcmp(sql, "CREATE TABLE sbtest3(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n"
+                 "  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n"
+                 "  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n"
+                 ") /*! ENGINE = innodb */ ") == 0,
+     "default options give 1.0.20's CREATE TABLE exactly");
+
+  s.clustered = TIDB_CLUSTERED_ON;
+  s.index_k = true;
+  tidb_create_table_sql(sql, sizeof(sql), 1, &s);
+  ok(strstr(sql, "PRIMARY KEY (id) /*T![clustered_index] CLUSTERED */,\n  KEY k_1 (k)\n") != NULL,
+     "--tidb-clustered-index=on marks the key CLUSTERED; the k index comes with the table");
+
+  s = base();
+  s.clustered = TIDB_CLUSTERED_OFF;
+  s.shard_row_id_bits = 4;
+  ok(tidb_table_spec_valid(&s, why, sizeof(why)), "shard bits with a nonclustered key are valid");
+  tidb_create_table_sql(sql, sizeof(sql), 2, &s);
+  ok(strstr(sql, "PRIMARY KEY (id) /*T![clustered_index] NONCLUSTERED */") != NULL &&
+     strstr(sql, "/*T! SHARD_ROW_ID_BITS = 4 */") != NULL,
+     "--tidb-shard-row-id-bits=4 adds SHARD_ROW_ID_BITS = 4 to a NONCLUSTERED table");
+  tidb_split_table_sql(sql, sizeof(sql), 2, 1000, 8, &s);
+  ok(strcmp(sql, "SPLIT TABLE sbtest2 BETWEEN (0) AND (9223372036854775807) REGIONS 8") == 0,
+     "a sharded table is split over its whole row id space");
+
+  s = base();
+  s.shard_row_id_bits = 4;
+  ok(!tidb_table_spec_valid(&s, why, sizeof(why)) &&
+     strstr(why, "--tidb-clustered-index=off") != NULL,
+     "shard bits without --tidb-clustered-index=off are refused, naming the fix");
+
+  s = base();
+  s.auto_random = true;
+  ok(tidb_table_spec_valid(&s, why, sizeof(why)), "auto_random on a clustered key is valid");
+  tidb_create_table_sql(sql, sizeof(sql), 1, &s);
+  ok(strstr(sql, "id BIGINT NOT NULL /*T![auto_rand] AUTO_RANDOM */") != NULL &&
+     strstr(sql, "CLUSTERED */") != NULL,
+     "--tidb-auto-random makes id a clustered BIGINT AUTO_RANDOM");
+  s.clustered = TIDB_CLUSTERED_OFF;
+  ok(!tidb_table_spec_valid(&s, why, sizeof(why)), "auto_random with a nonclustered key is refused");
+
+  s = base();
+  tidb_split_table_sql(sql, sizeof(sql), 1, 1000000, 16, &s);
+  ok(strcmp(sql, "SPLIT TABLE sbtest1 BETWEEN (1) AND (1000001) REGIONS 16") == 0,
+     "ids 1..N are split evenly into N regions");
+  tidb_split_index_sql(sql, sizeof(sql), 1, 1000000, 16);
+  ok(strcmp(sql, "SPLIT TABLE sbtest1 INDEX k_1 BETWEEN (1) AND (1000001) REGIONS 16") == 0,
+     "the k index is split over k's range 1..N");
+  tidb_show_regions_sql(sql, sizeof(sql), 7);
+  ok(strcmp(sql, "SHOW TABLE sbtest7 REGIONS") == 0, "regions are counted with SHOW TABLE ... REGIONS");
+  ok(tidb_split_table_sql(sql, 10, 1, 1000000, 16, &s) == -1, "a buffer too small is reported");
+}
+
+static void session_vars(void)
+{
+  char *st[8], why[256];
+  int n = tidb_session_statements("tidb_txn_mode=optimistic, tidb_retry_limit=10,"
+                                  "sql_mode='STRICT_ALL_TABLES,NO_ZERO_DATE', autocommit=ON",
+                                  st, 8, why, sizeof(why));
+  ok_num(n, ==, 4, "four variables, a comma inside quotes kept");
+  if (n == 4) {
+    ok(strcmp(st[0], "SET SESSION tidb_txn_mode = 'optimistic'") == 0, "a word value is quoted");
+    ok(strcmp(st[1], "SET SESSION tidb_retry_limit = 10") == 0, "a number stays a number");
+    ok(strcmp(st[2], "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE'") == 0,
+       "a quoted value is kept as given");
+    ok(strcmp(st[3], "SET SESSION autocommit = ON") == 0, "ON stays a keyword");
+  }
+  for (int i = 0; i < n; i++)
+    free(st[i]);
+  ok(tidb_session_statements("novalue", st, 8, why, sizeof(why)) == -1 &&
+     strstr(why, "not name=value") != NULL, "an item without '=' is refused");
+  ok(tidb_session_statements("x y=1", st, 8, why, sizeof(why)) == -1 &&
+     strstr(why, "not a variable name") != NULL, "a name with a space is refused");
+  ok(tidb_session_statements("a='open", st, 8, why, sizeof(why)) == -1,
+     "an unclosed quote is refused");
+  ok_num(tidb_session_statements("", st, 8, why, sizeof(why)), ==, 0, "no variables: nothing to set");
+}
+
+int main(void)
+{
+  errors();
+  backoff();
+  ddl();
+  session_vars();
+  return tap_done();
+}
