@@ -24,6 +24,7 @@ static const char *const internal_modules[] = {
   "sysbench.sql",
   "sysbench.db",
   "sysbench.kv",
+  "sysbench.tidb",
   "sysbench.histogram",
   "sysbench.compat",
   NULL

@@ -227,6 +227,31 @@ local mysql_family = {mysql = true, tidb = true, attachsql = true, drizzle = tru
 
 local sql_backend = {}
 
+-- The rows of sbtest<N> as multi-row INSERTs, ids 1..--table_size given explicitly or left
+-- to the database. Random draws per row: c, pad, then k -- the order 1.0.20 uses, so
+-- one-thread loads produce the same data.
+local function load_rows(con, table_num, explicit_ids)
+   local rows = sysbench.opt.table_size
+   if explicit_ids then
+      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(id, k, c, pad) VALUES",
+                                         table_num))
+   else
+      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(k, c, pad) VALUES", table_num))
+   end
+   local format = string.format
+   for id = 1, rows do
+      local c = get_c_value()
+      local pad = get_pad_value()
+      local k = sysbench.rand.default(1, rows)
+      if explicit_ids then
+         con:bulk_insert_next(format("(%d, %d, '%s', '%s')", id, k, c, pad))
+      else
+         con:bulk_insert_next(format("(%d, '%s', '%s')", k, c, pad))
+      end
+   end
+   con:bulk_insert_done()
+end
+
 function sql_backend.statement(con, kind, table_num)
    local build = statement_sql_builders[kind]
    local text = build and build(table_num) or string.format(statement_sql[kind], table_num)
@@ -274,27 +299,7 @@ function sql_backend.create_table(drv, con, table_num)
       print(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
    end
 
-   -- Rows go out as multi-row INSERTs. Random draws per row: c, pad, then k -- the order
-   -- 1.0.20 uses, so one-thread loads produce the same data.
-   local auto_inc = opt.auto_inc
-   if auto_inc then
-      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(k, c, pad) VALUES", table_num))
-   else
-      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(id, k, c, pad) VALUES",
-                                         table_num))
-   end
-   local format = string.format
-   for id = 1, rows do
-      local c = get_c_value()
-      local pad = get_pad_value()
-      local k = sysbench.rand.default(1, rows)
-      if auto_inc then
-         con:bulk_insert_next(format("(%d, '%s', '%s')", k, c, pad))
-      else
-         con:bulk_insert_next(format("(%d, %d, '%s', '%s')", id, k, c, pad))
-      end
-   end
-   con:bulk_insert_done()
+   load_rows(con, table_num, not opt.auto_inc)
 
    -- The index on k is built after the load: much faster than maintaining it row by row.
    if opt.create_secondary then
@@ -337,6 +342,81 @@ function sql_backend.insert_row(drv, con, table_num, id, k, c, pad)
    else
       con:query(string.format("INSERT INTO sbtest%d (id, k, c, pad) VALUES " ..
                               "(%d, %d, '%s', '%s')", table_num, id or 0, k, c, pad))
+   end
+end
+
+-- The TiDB backend ---------------------------------------------------------------------------
+-- The SQL backend with TiDB's prepare: the table made with --tidb-clustered-index,
+-- --tidb-shard-row-id-bits or --tidb-auto-random, its index on k created with it (TiDB fills
+-- an index faster row by row than by backfilling it), rows and index pre-split into
+-- --tidb-split-regions regions before loading so the load has no write hotspot, and the
+-- region count printed at the end.
+
+local tidb_backend = setmetatable({}, {__index = sql_backend})
+
+local function tidb_table_spec()
+   local opt = sysbench.opt
+   local extra = opt.create_table_options
+   if extra == nil or extra == "" then
+      extra = mysql_table_options or ""
+   end
+   return {
+      clustered = opt.tidb_clustered_index,
+      shard_row_id_bits = opt.tidb_shard_row_id_bits,
+      auto_random = opt.tidb_auto_random,
+      auto_inc = opt.auto_inc,
+      secondary_pk = opt.secondary,
+      index_k = opt.create_secondary,
+      engine = opt.mysql_storage_engine,
+      extra = extra,
+   }
+end
+
+-- Rows of SHOW TABLE ... REGIONS (one per region), or nil where the server cannot say.
+local function region_count(con, sql)
+   local ok, rs = pcall(con.query, con, sql)
+   if not ok or rs == nil then
+      return nil
+   end
+   return rs.nrows
+end
+
+function tidb_backend.create_table(drv, con, table_num)
+   local opt = sysbench.opt
+   local spec = tidb_table_spec()
+   local rows = opt.table_size
+
+   print(string.format("Creating table 'sbtest%d'...", table_num))
+   con:query(sysbench.tidb.create_table_sql(table_num, spec))
+   if opt.create_secondary then
+      print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
+   end
+   local regions = opt.tidb_split_regions
+   if regions > 1 then
+      print(string.format("Splitting 'sbtest%d' into %d regions...", table_num, regions))
+      con:query(sysbench.tidb.split_table_sql(table_num, rows, regions, spec))
+      if opt.create_secondary then
+         con:query(sysbench.tidb.split_index_sql(table_num, rows, regions))
+      end
+   end
+   if rows > 0 then
+      print(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
+   end
+   -- AUTO_RANDOM ids are random; the workloads read ids 1..N, so the load writes those.
+   if spec.auto_random then
+      con:query("SET SESSION allow_auto_random_explicit_insert = 1")
+   end
+   load_rows(con, table_num, spec.auto_random or not opt.auto_inc)
+
+   local data = region_count(con, sysbench.tidb.show_regions_sql(table_num))
+   local index = opt.create_secondary and
+      region_count(con, string.format("SHOW TABLE sbtest%d INDEX k_%d REGIONS", table_num,
+                                      table_num))
+   if data ~= nil and index then
+      print(string.format("Table 'sbtest%d': %d regions of rows, %d of its index on k",
+                          table_num, data, index))
+   elseif data ~= nil then
+      print(string.format("Table 'sbtest%d': %d regions of rows", table_num, data))
    end
 end
 
@@ -437,6 +517,7 @@ end
 
 -- Backends by driver name; key-value drivers get kv_backend, every other driver sql_backend.
 oltp_backends = oltp_backends or {}
+oltp_backends.tidb = oltp_backends.tidb or tidb_backend
 
 local function backend_for(drv)
    local named = oltp_backends[drv:name()]
@@ -669,18 +750,21 @@ function commit()
    stmt.commit:execute()
 end
 
-function execute_point_selects()
+-- One group of statements keyed by a random id (point selects, index updates).
+local function execute_by_id(kind)
    local t = get_table_num()
-   local n = sysbench.opt.point_selects
+   local n = sysbench.opt[kind]
    if n < 1 then
       return
    end
-   local s, id = stmt[t].point_selects, param[t].point_selects[1]
+   local s, id = stmt[t][kind], param[t][kind][1]
    for _ = 1, n do
       id:set(get_id())
       s:execute()
    end
 end
+
+function execute_point_selects() execute_by_id("point_selects") end
 
 -- One range group: WHERE id BETWEEN first AND first + --range_size - 1.
 local function execute_range(kind)
@@ -720,18 +804,7 @@ function execute_secondary_ranges()
    end
 end
 
-function execute_index_updates()
-   local t = get_table_num()
-   local n = sysbench.opt.index_updates
-   if n < 1 then
-      return
-   end
-   local s, id = stmt[t].index_updates, param[t].index_updates[1]
-   for _ = 1, n do
-      id:set(get_id())
-      s:execute()
-   end
-end
+function execute_index_updates() execute_by_id("index_updates") end
 
 function execute_non_index_updates()
    local t = get_table_num()

@@ -177,8 +177,17 @@ static MYSQL *open_handle(const mysqldrv_endpoint *ep, char *why, size_t why_len
     mysql_close(m);
     return NULL;
   }
-  mysqldrv_socket_io_attach(m);
   return m;
+}
+
+static void close_handle(mysqldrv_conn *c)
+{
+  mysqldrv_wire_detach(c);
+  if (c->mysql != NULL) {
+    MYSQLDRV_TRACE("mysql_close(%p)", (void *) c->mysql);
+    mysql_close(c->mysql);
+    c->mysql = NULL;
+  }
 }
 
 int mysqldrv_connect(db_conn *con)
@@ -189,7 +198,11 @@ int mysqldrv_connect(db_conn *con)
   if (c == NULL)
     return -1;
   con->ptr = c;
-  mysqldrv_next_endpoint(&c->endpoint);
+  c->wire.fd = -1;
+  if (mysqldrv_active_hooks.choose_endpoint != NULL)
+    mysqldrv_active_hooks.choose_endpoint(&c->endpoint);
+  else
+    mysqldrv_next_endpoint(&c->endpoint);
   if (mysqldrv_config.dry_run)
     return 0;
 
@@ -197,10 +210,13 @@ int mysqldrv_connect(db_conn *con)
   if (c->mysql == NULL) {
     mysqldrv_describe_endpoint(&c->endpoint, where, sizeof(where));
     db_set_connect_error("unable to connect to MySQL server on %s: %s", where, why);
+    if (mysqldrv_active_hooks.connect_failed != NULL)
+      mysqldrv_active_hooks.connect_failed(&c->endpoint, why);
     free(c);
     con->ptr = NULL;
     return -1;
   }
+  mysqldrv_wire_attach(c);
   return 0;
 }
 
@@ -210,10 +226,7 @@ int mysqldrv_disconnect(db_conn *con)
 
   if (c == NULL)
     return 0;
-  if (c->mysql != NULL) {
-    MYSQLDRV_TRACE("mysql_close(%p)", (void *) c->mysql);
-    mysql_close(c->mysql);
-  }
+  close_handle(c);
   free(c);
   con->ptr = NULL;
   return 0;
@@ -231,15 +244,12 @@ int mysqldrv_reconnect(db_conn *con)
     return mysqldrv_connect(con);
   if (mysqldrv_config.dry_run)
     return 0;
-  if (c->mysql != NULL) {
-    MYSQLDRV_TRACE("mysql_close(%p)", (void *) c->mysql);
-    mysql_close(c->mysql);
-    c->mysql = NULL;
-  }
+  close_handle(c);
   c->mysql = open_handle(&c->endpoint, why, sizeof(why));
   if (c->mysql == NULL) {
     log_text(LOG_DEBUG, "Reconnect failed: %s", why);
     return -1;
   }
+  mysqldrv_wire_attach(c);
   return 0;
 }

@@ -3,6 +3,7 @@
  * lost connection that is ignorable is reconnected (and counted as a reconnect) first, any
  * other stops the run. The rules that decide which is which are in classify.c.
  */
+#include <errmsg.h>
 #include <unistd.h>
 
 #include "logger.h"
@@ -28,6 +29,11 @@ static int reconnect_until_done(db_conn *con)
     if (pause < 100000)
       pause *= 2;
   }
+}
+
+db_error_t mysqldrv_fail_disconnected(db_conn *con)
+{
+  return mysqldrv_fail(con, CR_SERVER_GONE_ERROR, "HY000", "Server has gone away");
 }
 
 db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,

@@ -119,6 +119,10 @@ typedef struct {
   /* Called after every successful (re)connect, after the session statements. Non-zero
      fails the connection (the hook sets nothing; the message is the hook's to log). */
   int (*after_connect)(MYSQL *mysql, const mysqldrv_endpoint *ep);
+  /* The server a new connection goes to; NULL: the next in the rotation. */
+  void (*choose_endpoint)(mysqldrv_endpoint *ep);
+  /* A new connection to `ep` could not be made (why: the reason, without the password). */
+  void (*connect_failed)(const mysqldrv_endpoint *ep, const char *why);
 } mysqldrv_hooks;
 
 void mysqldrv_set_hooks(const mysqldrv_hooks *hooks);
@@ -193,6 +197,8 @@ int mysqldrv_reconnect(db_conn *con);
  */
 db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
                          const char *message);
+/* The connection has no handle (a reconnect failed): as a lost server (2006). */
+db_error_t mysqldrv_fail_disconnected(db_conn *con);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Queries and statements (query.c, statement.c)                                            */
@@ -204,6 +210,8 @@ bool mysqldrv_more_results(db_conn *con);
 db_error_t mysqldrv_next_result(db_conn *con, db_result *rs);
 int mysqldrv_free_results(db_result *rs);
 size_t mysqldrv_escape(db_conn *con, char *dst, const char *src, size_t len);
+/* Read and drop results of an earlier multi-statement command the script did not read. */
+void mysqldrv_drain_results(MYSQL *mysql);
 
 int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len);
 int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count);
@@ -237,7 +245,8 @@ void mysqldrv_wire_attach(mysqldrv_conn *c);
 void mysqldrv_wire_detach(mysqldrv_conn *c);
 /* The statement can run on the wire path now. */
 bool mysqldrv_wire_ready(mysqldrv_conn *c, mysqldrv_stmt *s);
-db_error_t mysqldrv_wire_execute(db_stmt *stmt, db_result *rs);
+/* 0: executed, the outcome in *rc; 1: not possible here (the caller uses the library). */
+int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc);
 int mysqldrv_wire_fetch_row(db_result *rs, db_row_t *row);
 void mysqldrv_wire_free_result(mysqldrv_conn *c);
 

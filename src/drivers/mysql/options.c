@@ -20,9 +20,8 @@ const sb_arg_t mysqldrv_args[] = {
   {"mysql-user", "MySQL user", "sbtest", SB_ARG_TYPE_STRING, NULL},
   {"mysql-password", "MySQL password", "", SB_ARG_TYPE_STRING, NULL},
   {"mysql-db", "MySQL database name", "sbtest", SB_ARG_TYPE_STRING, NULL},
-  {"mysql-ssl", "SSL mode {disabled, preferred, required, verify_ca, verify_identity}; "
-   "1.0's on|off are accepted (on = required with client-key.pem, client-cert.pem and "
-   "cacert.pem from the current directory)", "disabled", SB_ARG_TYPE_STRING, NULL},
+  {"mysql-ssl", "SSL mode {disabled, preferred, required, verify_ca, verify_identity}, or "
+   "1.0's on|off", "disabled", SB_ARG_TYPE_STRING, NULL},
   {"mysql-ssl-key", "path name of the client private key file", NULL, SB_ARG_TYPE_STRING, NULL},
   {"mysql-ssl-ca", "path name of the CA file", NULL, SB_ARG_TYPE_STRING, NULL},
   {"mysql-ssl-cert", "path name of the client public key certificate file", NULL,

@@ -11,12 +11,6 @@
 #include "logger.h"
 #include "mysql_driver.h"
 
-/* A connection whose handle is gone (a reconnect failed) behaves like a lost server. */
-static db_error_t fail_disconnected(db_conn *con)
-{
-  return mysqldrv_fail(con, CR_SERVER_GONE_ERROR, "HY000", "MySQL server has gone away");
-}
-
 static db_error_t fail_from_handle(db_conn *con, MYSQL *m)
 {
   return mysqldrv_fail(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
@@ -24,7 +18,7 @@ static db_error_t fail_from_handle(db_conn *con, MYSQL *m)
 
 /* Results of a multi-statement query the script did not read: the next command would fail
    with "Commands out of sync" otherwise. */
-static void drain_pending_results(MYSQL *m)
+void mysqldrv_drain_results(MYSQL *m)
 {
   while (mysql_more_results(m) && mysql_next_result(m) == 0) {
     MYSQL_RES *res = mysql_store_result(m);
@@ -61,10 +55,10 @@ db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result
     return DB_ERROR_NONE;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
-    return fail_disconnected(con);
+    return mysqldrv_fail_disconnected(con);
 
   if (mysql_more_results(m))
-    drain_pending_results(m);
+    mysqldrv_drain_results(m);
   int rc = mysql_real_query(m, query, (unsigned long) len);
   MYSQLDRV_TRACE("mysql_real_query(%p, \"%.*s\", %zu) = %d", (void *) m, (int) len, query, len,
                  rc);
@@ -108,7 +102,7 @@ db_error_t mysqldrv_next_result(db_conn *con, db_result *rs)
     return DB_ERROR_NONE;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
-    return fail_disconnected(con);
+    return mysqldrv_fail_disconnected(con);
 
   int rc = mysql_next_result(m);
   MYSQLDRV_TRACE("mysql_next_result(%p) = %d", (void *) m, rc);

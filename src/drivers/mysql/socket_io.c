@@ -11,7 +11,8 @@
  *
  * The method table is Connector/C's plugin interface (ma_pvio.h). It is used only when the
  * library found at run time has the major.minor version of the headers we were built with,
- * and SYSBENCH_MYSQL_LIBRARY_IO=1 in the environment turns this off.
+ * and SYSBENCH_MYSQL_LIBRARY_IO=1 in the environment turns this off (and with it the wire path,
+ * wire.c, which needs the socket in this state).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -91,24 +92,41 @@ static bool set_up(MARIADB_PVIO *pvio)
   return usable;
 }
 
-void mysqldrv_socket_io_attach(MYSQL *mysql)
+bool mysqldrv_socket_io_attach(MYSQL *mysql)
 {
   MARIADB_PVIO *pvio = mysql->net.pvio;
 
   if (pvio == NULL || pvio->ctls != NULL ||
       (pvio->type != PVIO_TYPE_SOCKET && pvio->type != PVIO_TYPE_UNIXSOCKET))
-    return;
+    return false;
+  if (pvio->methods == &blocking_methods)
+    return true;
   if (!set_up(pvio) || pvio->methods != library_methods || !library_methods->is_blocking(pvio))
-    return;
+    return false;
   pvio->methods = &blocking_methods;
+  return true;
+}
+
+bool mysqldrv_socket_io_idle(MYSQL *mysql)
+{
+  MARIADB_PVIO *pvio = mysql->net.pvio;
+  /* the read-ahead cache holds bytes from cache_pos to cache + cache_size */
+  return pvio != NULL && (pvio->cache == NULL || pvio->cache_pos >= pvio->cache + pvio->cache_size);
 }
 
 #else
 
 /* libmysqlclient reads a blocking socket already. */
-void mysqldrv_socket_io_attach(MYSQL *mysql)
+bool mysqldrv_socket_io_attach(MYSQL *mysql)
 {
   (void) mysql;
+  return false;
+}
+
+bool mysqldrv_socket_io_idle(MYSQL *mysql)
+{
+  (void) mysql;
+  return false;
 }
 
 #endif

@@ -1,13 +1,15 @@
 /*
  * statement.c: server-side prepared statements (mysql_stmt_*): prepare (falling back to
  * client-side emulation for statements the server cannot prepare), parameter and result
- * binding, execution with 1.0's read/write/other classification, and rows of a prepared
- * statement's result as strings for fetch_row().
+ * binding, execution with 1.0's read/write/other classification (handed to the wire path,
+ * wire.c, when the connection and statement allow), and rows of a prepared statement's
+ * result as strings for fetch_row().
  */
 #include <errmsg.h>
 #include <mysqld_error.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "logger.h"
 #include "mysql_driver.h"
@@ -77,6 +79,55 @@ static void free_row_binds(mysqldrv_stmt *s)
   s->row_fields = 0;
 }
 
+/* A CALL may return several results; the wire path leaves those to the library. */
+static bool is_call(const char *query, size_t len)
+{
+  size_t i = 0;
+  while (i < len && (query[i] == ' ' || query[i] == '\t' || query[i] == '\n' ||
+                     query[i] == '\r' || query[i] == '('))
+    i++;
+  return len - i >= 4 && strncasecmp(query + i, "call", 4) == 0;
+}
+
+/* What the wire path needs to decode rows: the result's columns as prepared. */
+static int remember_columns(mysqldrv_stmt *s)
+{
+  unsigned count = mysql_stmt_field_count(s->handle);
+  free(s->columns);
+  s->columns = NULL;
+  s->column_count = 0;
+  if (count == 0 || s->handle->fields == NULL)
+    return 0;
+  s->columns = calloc(count, sizeof(mysqldrv_column));
+  if (s->columns == NULL)
+    return -1;
+  for (unsigned i = 0; i < count; i++) {
+    const MYSQL_FIELD *f = &s->handle->fields[i];
+    s->columns[i].type = (uint8_t) f->type;
+    s->columns[i].flags = (uint16_t) f->flags;
+    s->columns[i].decimals = (uint8_t) f->decimals;
+    s->columns[i].length = (uint32_t) f->length;
+  }
+  s->column_count = count;
+  return 0;
+}
+
+/* The wire path can run this statement: not a CALL (several results), its columns known
+   from the prepare, its parameters of the Lua API's types (BIGINT, DOUBLE, strings), rows not
+   going to the script's own buffers. */
+static bool wire_capable(const db_stmt *stmt, const mysqldrv_stmt *s, const db_bind_t *params,
+                         size_t count)
+{
+  if (is_call(stmt->query, stmt->query_len) || s->user_results_bound ||
+      s->column_count != mysql_stmt_field_count(s->handle))
+    return false;
+  for (size_t i = 0; i < count; i++)
+    if (params[i].type != DB_TYPE_BIGINT && params[i].type != DB_TYPE_DOUBLE &&
+        params[i].type != DB_TYPE_CHAR && params[i].type != DB_TYPE_VARCHAR)
+      return false;
+  return true;
+}
+
 int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
 {
   if (mysqldrv_config.dry_run)
@@ -84,7 +135,7 @@ int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
   db_conn *con = stmt->connection;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL) {
-    mysqldrv_fail(con, CR_SERVER_GONE_ERROR, "HY000", "MySQL server has gone away");
+    mysqldrv_fail_disconnected(con);
     return -1;
   }
 
@@ -115,6 +166,13 @@ int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
     free(s);
     return -1;
   }
+  if (remember_columns(s) != 0) {
+    mysql_stmt_close(s->handle);
+    free(s);
+    return -1;
+  }
+  /* a statement without parameters is complete now; others once their types are bound */
+  s->wire_ok = mysql_stmt_param_count(s->handle) == 0 && wire_capable(stmt, s, NULL, 0);
   stmt->ptr = s;
   return 0;
 }
@@ -135,6 +193,7 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   MYSQL_BIND *binds = convert_binds(params, count);
   if (binds == NULL)
     return 1;
+  s->wire_ok = wire_capable(stmt, s, params, count);
   my_bool rc = mysql_stmt_bind_param(s->handle, binds);
   MYSQLDRV_TRACE("mysql_stmt_bind_param(%p, %p) = %d", (void *) s->handle, (void *) binds,
                  (int) rc);
@@ -162,6 +221,8 @@ int mysqldrv_bind_result(db_stmt *stmt, db_bind_t *results, size_t count)
                  (int) rc);
   free(binds);
   s->user_results_bound = rc == 0;
+  if (s->user_results_bound)
+    s->wire_ok = false;        /* rows must land in the script's buffers: the library's job */
   return rc != 0;
 }
 
@@ -173,7 +234,12 @@ db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
   mysqldrv_stmt *s = stmt->ptr;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL || s == NULL)
-    return mysqldrv_fail(con, CR_SERVER_GONE_ERROR, "HY000", "MySQL server has gone away");
+    return mysqldrv_fail_disconnected(con);
+  db_error_t wire_rc;
+  if (mysqldrv_wire_ready(con->ptr, s) && mysqldrv_wire_execute(stmt, rs, &wire_rc) == 0)
+    return wire_rc;
+  if (mysql_more_results(m))
+    mysqldrv_drain_results(m);
   MYSQL_STMT *h = s->handle;
 
   int rc = mysql_stmt_execute(h);
@@ -269,6 +335,8 @@ int mysqldrv_stmt_fetch_row(db_result *rs, db_row_t *row)
   mysqldrv_stmt *s = rs->statement->ptr;
   if (s == NULL)
     return -1;
+  if (s->wire_result)
+    return mysqldrv_wire_fetch_row(rs, row);
   if ((s->row_binds == NULL || s->user_results_bound || s->row_fields != rs->nfields) &&
       bind_row_buffers(s, rs->nfields) != 0)
     return -1;
@@ -292,6 +360,11 @@ int mysqldrv_stmt_free_result(db_stmt *stmt)
   mysqldrv_stmt *s = stmt->ptr;
   if (s == NULL)
     return 0;
+  if (s->wire_result) {
+    s->wire_result = false;
+    mysqldrv_wire_free_result(stmt->connection->ptr);
+    return 0;
+  }
   MYSQLDRV_TRACE("mysql_stmt_free_result(%p)", (void *) s->handle);
   return mysql_stmt_free_result(s->handle) ? -1 : 0;
 }
@@ -306,6 +379,7 @@ int mysqldrv_close(db_stmt *stmt)
   MYSQLDRV_TRACE("mysql_stmt_close(%p)", (void *) s->handle);
   my_bool rc = mysql_stmt_close(s->handle);
   free_row_binds(s);
+  free(s->columns);
   free(s);
   stmt->ptr = NULL;
   return rc ? 1 : 0;

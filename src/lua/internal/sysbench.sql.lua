@@ -252,7 +252,8 @@ function connection_methods.query(self, query)
       return rs
    end
    if self.error ~= C.DB_ERROR_NONE then
-      self:check_error(nil, query)
+      -- a tail call, so that the error names the script's line
+      return self:check_error(nil, query)
    end
    return nil
 end
@@ -276,7 +277,9 @@ local statement_connection = setmetatable({}, { __mode = "k" })
 function connection_methods.prepare(self, query)
    local stmt = C.db_prepare(self, query, #query)
    if stmt == nil then
-      self:check_error(nil, query)
+      if self.error ~= C.DB_ERROR_NONE and self.sql_errmsg ~= nil then
+         return self:check_error(nil, query)
+      end
       error("cannot prepare: " .. query, 2)
    end
    statement_connection[stmt] = self
@@ -307,7 +310,7 @@ function connection_methods.next_result(self)
       return rs
    end
    if self.error ~= C.DB_ERROR_NONE then
-      self:check_error(nil, "<next result>")
+      return self:check_error(nil, "<next result>")
    end
    return nil
 end

@@ -1,0 +1,150 @@
+/*
+ * tidb_options.c: the --tidb-* options and their checks. Connection options are the mysql
+ * driver's (--mysql-host, --mysql-port, ...), so a config file written for
+ * --db-driver=mysql --mysql-port=4000 works with only db-driver changed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "logger.h"
+#include "options.h"
+#include "tidb_driver.h"
+
+#define MAX_SESSION_VARS 64
+
+tidb_settings tidb_config;
+
+const sb_arg_t tidb_args[] = {
+  {"tidb-retry-errors", "TiDB errors that restart the transaction at once (write "
+   "conflicts, schema changes, deadlocks, lock wait time-outs)",
+   "9007,8002,8022,8028,1213,1205", SB_ARG_TYPE_LIST, NULL},
+  {"tidb-transient-errors", "TiDB errors that are transient (PD/TiKV time-outs, busy "
+   "stores, unavailable regions): back off, then restart the transaction",
+   "9001,9002,9003,9004,9005", SB_ARG_TYPE_LIST, NULL},
+  {"tidb-backoff-max", "longest back-off after transient errors or an unreachable server, "
+   "in milliseconds", "2000", SB_ARG_TYPE_INT, NULL},
+  {"tidb-txn-mode", "transaction mode set on every connection {pessimistic, optimistic}; "
+   "empty keeps the server's", "", SB_ARG_TYPE_STRING, NULL},
+  {"tidb-session-vars", "session variables set on every (re)connect: name=value,...", "",
+   SB_ARG_TYPE_STRING, NULL},
+  {"tidb-split-regions", "prepare: pre-split each table and its index on k into this many "
+   "regions before loading (0: no split)", "0", SB_ARG_TYPE_INT, NULL},
+  {"tidb-clustered-index", "prepare: primary key kind {on, off, default}", "default",
+   SB_ARG_TYPE_STRING, NULL},
+  {"tidb-shard-row-id-bits", "prepare: SHARD_ROW_ID_BITS of each table (needs "
+   "--tidb-clustered-index=off)", "0", SB_ARG_TYPE_INT, NULL},
+  {"tidb-auto-random", "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT",
+   "off", SB_ARG_TYPE_BOOL, NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+};
+
+/* A list option of error codes into a fresh array; -1 after logging on a bad item. */
+static int load_codes(const char *option, unsigned **out, size_t *count)
+{
+  size_t n;
+  const char *const *items = opt_list(option, &n);
+  unsigned *codes = calloc(n ? n : 1, sizeof(unsigned));
+
+  if (codes == NULL)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    char *end;
+    long v = strtol(items[i], &end, 10);
+    if (end == items[i] || *end != '\0' || v <= 0 || v > 65535) {
+      log_text(LOG_FATAL, "Invalid value for --%s: '%s' (expected a list of error numbers, "
+               "e.g. 9007,8002)", option, items[i]);
+      free(codes);
+      return -1;
+    }
+    codes[i] = (unsigned) v;
+  }
+  *out = codes;
+  *count = n;
+  return 0;
+}
+
+static int check_choice(const char *option, const char *value, const char *const *choices,
+                        const char *expected)
+{
+  for (const char *const *c = choices; *c != NULL; c++)
+    if (strcasecmp(value, *c) == 0)
+      return 0;
+  log_text(LOG_FATAL, "Invalid value for --%s: '%s' (expected %s)", option, value, expected);
+  return -1;
+}
+
+int tidb_settings_load(void)
+{
+  tidb_settings *t = &tidb_config;
+  char why[256];
+  static const char *const txn_modes[] = {"", "pessimistic", "optimistic", NULL};
+  static const char *const clustered[] = {"on", "off", "default", NULL};
+
+  memset(t, 0, sizeof(*t));
+  if (load_codes("tidb-retry-errors", &t->restart_codes, &t->rules.restart_count) != 0 ||
+      load_codes("tidb-transient-errors", &t->transient_codes, &t->rules.transient_count) != 0)
+    return -1;
+  t->rules.restart = t->restart_codes;
+  t->rules.transient = t->transient_codes;
+
+  int64_t backoff = opt_int("tidb-backoff-max");
+  if (backoff < 1 || backoff > 600000) {
+    log_text(LOG_FATAL, "Invalid value for --tidb-backoff-max: %lld (expected 1 to 600000 "
+             "milliseconds)", (long long) backoff);
+    return -1;
+  }
+  t->backoff_max_ms = (unsigned) backoff;
+
+  const char *mode = opt_string("tidb-txn-mode");
+  if (mode == NULL)
+    mode = "";
+  if (check_choice("tidb-txn-mode", mode, txn_modes, "pessimistic or optimistic") != 0)
+    return -1;
+  const char *ci = opt_string("tidb-clustered-index");
+  if (check_choice("tidb-clustered-index", ci ? ci : "", clustered, "on, off or default") != 0)
+    return -1;
+  int64_t regions = opt_int("tidb-split-regions");
+  if (regions < 0 || regions > 100000) {
+    log_text(LOG_FATAL, "Invalid value for --tidb-split-regions: %lld (expected 0 to 100000)",
+             (long long) regions);
+    return -1;
+  }
+  int64_t bits = opt_int("tidb-shard-row-id-bits");
+  if (bits < 0 || bits > 15) {
+    log_text(LOG_FATAL, "Invalid value for --tidb-shard-row-id-bits: %lld (expected 0 to 15)",
+             (long long) bits);
+    return -1;
+  }
+
+  /* Session statements: the transaction mode first, then the user's variables. */
+  t->session = calloc(MAX_SESSION_VARS + 1, sizeof(char *));
+  if (t->session == NULL)
+    return -1;
+  if (*mode != '\0') {
+    char sql[64];
+    snprintf(sql, sizeof(sql), "SET SESSION tidb_txn_mode = '%s'", mode);
+    t->session[t->session_count++] = strdup(sql);
+  }
+  int n = tidb_session_statements(opt_string("tidb-session-vars"),
+                                  t->session + t->session_count, MAX_SESSION_VARS, why,
+                                  sizeof(why));
+  if (n < 0) {
+    log_text(LOG_FATAL, "%s", why);
+    return -1;
+  }
+  t->session_count += n;
+  return 0;
+}
+
+void tidb_settings_free(void)
+{
+  tidb_settings *t = &tidb_config;
+  for (int i = 0; i < t->session_count; i++)
+    free(t->session[i]);
+  free(t->session);
+  free(t->restart_codes);
+  free(t->transient_codes);
+  memset(t, 0, sizeof(*t));
+}
