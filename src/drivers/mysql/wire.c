@@ -40,11 +40,17 @@
 /* Buffers and packets                                                                       */
 /* ---------------------------------------------------------------------------------------- */
 
+/* CLIENT_DEPRECATE_EOF: results end with OK packets instead of EOF ones. Connector/C 3.x does
+   not ask for it; should a later one, this path steps aside rather than misread results. */
+#define DEPRECATE_EOF_FLAG (1UL << 24)
+
 void mysqldrv_wire_attach(mysqldrv_conn *c)
 {
   mysqldrv_wire *w = &c->wire;
   w->fd = -1;
-  if (c->mysql == NULL || c->mysql->net.compress || !mysqldrv_socket_io_attach(c->mysql))
+  if (c->mysql == NULL || c->mysql->net.compress ||
+      (c->mysql->client_flag & c->mysql->server_capabilities & DEPRECATE_EOF_FLAG) ||
+      !mysqldrv_socket_io_attach(c->mysql))
     return;
   w->fd = (int) mysql_get_socket(c->mysql);
   w->in_len = w->in_pos = 0;
