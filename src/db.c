@@ -664,7 +664,7 @@ void db_report_cumulative(sb_stat_t *stat)
   report_cumulative_general(stat);
   for (int i = 0; i < initialized_count; i++)
     if (initialized[i]->ops->report_cumulative != NULL)
-      initialized[i]->ops->report_cumulative();
+      initialized[i]->ops->report_cumulative(stat);
 }
 
 void db_done(void)

@@ -109,7 +109,7 @@ typedef struct db_driver_ops {
      dst holds 2 * len + 1 bytes. Returns the escaped length. NULL: generic escaping. */
   size_t (*escape)(db_conn *con, char *dst, const char *src, size_t len);
   /* Report hooks a driver may add (per-server counts, error breakdown, engine stats). */
-  void (*report_cumulative)(void);
+  void (*report_cumulative)(const sb_stat_t *stat);
 } db_driver_ops;
 
 /* A driver handle (Lua's sql_driver); one per compiled-in driver, living in its def. */

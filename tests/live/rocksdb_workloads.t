@@ -68,6 +68,10 @@ rk oltp_read_only --tables=2 --table-size=5000 --secondary_ranges=100 --range_si
 num_cmp "$(printf '%s' "$out" | awk '/queries:/ {q=$2} END {print q}')" "==" 2000 "... 2000 queries for 20 events"
 is "$(counts oltp_write_only --tables=2 --table-size=5000)" "0/400/200/100" "oltp_write_only: 4 writes and BEGIN/COMMIT per transaction"
 is "$(counts oltp_point_select --tables=2 --table-size=5000)" "100/0/0/100" "oltp_point_select: one read per event"
+rk oltp_point_select --tables=2 --table-size=5000 --events=100 --time=0 run
+like "$out" "rows read: +100 " "each point select reads one row: 100 rows read (the report's RocksDB section)"
+rk oltp_read_only --tables=2 --table-size=5000 --events=10 --time=0 --range-selects=off --rand-type=uniform run
+like "$out" "rows read: +100 " "10 events of 10 point selects read 100 rows"
 is "$(counts oltp_update_index --tables=2 --table-size=5000)" "0/100/0/100" "oltp_update_index: one write per event"
 is "$(counts oltp_update_non_index --tables=2 --table-size=5000)" "0/100/0/100" "oltp_update_non_index: one write per event"
 d=$(counts oltp_delete --tables=2 --table-size=5000)

@@ -48,7 +48,7 @@ void tidb_count_connection(unsigned index);
 static inline void tidb_count_query(int thread_id, unsigned index);
 void tidb_count_error(unsigned sql_errno);
 
-void tidb_report(void);
+void tidb_report(const sb_stat_t *stat);
 
 /* Per-thread query counters: row `thread_id`, column `server`; only the owner writes. */
 extern uint64_t *tidb_query_counts;

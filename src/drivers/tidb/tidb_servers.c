@@ -118,10 +118,11 @@ void tidb_count_error(unsigned sql_errno)
   pthread_mutex_unlock(&errors_mutex);
 }
 
-void tidb_report(void)
+void tidb_report(const sb_stat_t *stat)
 {
   char where[300];
 
+  (void) stat;
   if (servers == NULL)
     return;
   log_text(LOG_NOTICE, "TiDB servers:");
