@@ -9,7 +9,7 @@ build_pkgs="build-essential autoconf automake libtool pkg-config libluajit-5.1-d
   libmariadb-dev librocksdb-dev"
 # The reference sysbench 1.0.20 and a MariaDB server for side-by-side and live tests;
 # openssl for the TLS tests.
-test_pkgs="sysbench mariadb-server mariadb-client openssl procps python3 iproute2"
+test_pkgs="sysbench mariadb-server mariadb-client openssl procps python3 iproute2 strace"
 
 want="$build_pkgs"
 [ "${1:-}" = "--test" ] && want="$want $test_pkgs"
