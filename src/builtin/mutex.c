@@ -11,6 +11,7 @@
 
 #include <ck_pr.h>
 
+#include "builtin_util.h"
 #include "logger.h"
 #include "options.h"
 #include "rand.h"
@@ -25,11 +26,6 @@ static const sb_arg_t mutex_args[] = {
   {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
 };
 
-/* One mutex per cache line: threads collide only when they pick the same mutex. */
-typedef struct {
-  pthread_mutex_t mutex;
-} __attribute__((aligned(128))) padded_mutex;
-
 static unsigned mutex_count;
 static unsigned locks_per_thread;
 static unsigned loops_per_lock;
@@ -39,35 +35,15 @@ static padded_mutex *mutexes;
    CPUs as in 1.0.20. Relaxed atomics keep that traffic without a data race. */
 static unsigned shared_counter __attribute__((aligned(128)));
 
-static int read_count(const char *option, int64_t min, const char *accepted, unsigned *out)
-{
-  int64_t n = opt_int(option);
-
-  if (n < min || n > UINT32_MAX) {
-    log_text(LOG_FATAL, "Invalid value for %s: %" PRId64 " (expected %s)", option, n, accepted);
-    return -1;
-  }
-  *out = (unsigned) n;
-  return 0;
-}
-
 static int mutex_init(void)
 {
-  void *memory;
-
-  if (read_count("mutex-num", 1, "1 to 4294967295", &mutex_count) != 0 ||
-      read_count("mutex-locks", 1, "1 to 4294967295", &locks_per_thread) != 0 ||
-      read_count("mutex-loops", 0, "0 to 4294967295", &loops_per_lock) != 0)
+  if (builtin_read_count("mutex-num", 1, "1 to 4294967295", &mutex_count) != 0 ||
+      builtin_read_count("mutex-locks", 1, "1 to 4294967295", &locks_per_thread) != 0 ||
+      builtin_read_count("mutex-loops", 0, "0 to 4294967295", &loops_per_lock) != 0)
     return 1;
 
-  if (posix_memalign(&memory, _Alignof(padded_mutex), mutex_count * sizeof(*mutexes)) != 0) {
-    log_text(LOG_FATAL, "Out of memory for %u mutexes (--mutex-num)", mutex_count);
-    return 1;
-  }
-  mutexes = memory;
-  for (unsigned i = 0; i < mutex_count; i++)
-    pthread_mutex_init(&mutexes[i].mutex, NULL);
-  return 0;
+  mutexes = padded_mutexes_new(mutex_count, "mutex-num");
+  return mutexes == NULL;
 }
 
 static void mutex_print_mode(void)
@@ -105,9 +81,7 @@ static int mutex_thread_run(int thread_id)
 
 static int mutex_done(void)
 {
-  for (unsigned i = 0; i < mutex_count && mutexes != NULL; i++)
-    pthread_mutex_destroy(&mutexes[i].mutex);
-  free(mutexes);
+  padded_mutexes_free(mutexes, mutex_count);
   mutexes = NULL;
   return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "builtin_util.h"
 #include "logger.h"
 #include "options.h"
 #include "test.h"
@@ -20,11 +21,6 @@ static const sb_arg_t threads_args[] = {
   {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
 };
 
-/* One mutex per cache line, so threads contend on the mutex they share and on nothing else. */
-typedef struct {
-  pthread_mutex_t mutex;
-} __attribute__((aligned(128))) padded_mutex;
-
 static unsigned yields_per_event;
 static unsigned lock_count;
 static padded_mutex *locks;
@@ -32,33 +28,15 @@ static padded_mutex *locks;
 /* The one shared counter that spreads events over the mutexes, in 1.0.20's order. */
 static unsigned events_started __attribute__((aligned(128)));
 
-/* Reads an INT option into 0..UINT32_MAX above `min`, or logs one FATAL line. */
-static int read_count(const char *option, int64_t min, const char *accepted, unsigned *out)
-{
-  int64_t n = opt_int(option);
-
-  if (n < min || n > UINT32_MAX) {
-    log_text(LOG_FATAL, "Invalid value for %s: %" PRId64 " (expected %s)", option, n, accepted);
-    return -1;
-  }
-  *out = (unsigned) n;
-  return 0;
-}
-
 static int threads_init(void)
 {
-  if (read_count("thread-yields", 0, "0 to 4294967295", &yields_per_event) != 0 ||
-      read_count("thread-locks", 1, "1 to 4294967295", &lock_count) != 0)
+  if (builtin_read_count("thread-yields", 0, "0 to 4294967295", &yields_per_event) != 0 ||
+      builtin_read_count("thread-locks", 1, "1 to 4294967295", &lock_count) != 0)
     return 1;
 
-  void *memory;
-  if (posix_memalign(&memory, _Alignof(padded_mutex), lock_count * sizeof(*locks)) != 0) {
-    log_text(LOG_FATAL, "Out of memory for %u mutexes (--thread-locks)", lock_count);
+  locks = padded_mutexes_new(lock_count, "thread-locks");
+  if (locks == NULL)
     return 1;
-  }
-  locks = memory;
-  for (unsigned i = 0; i < lock_count; i++)
-    pthread_mutex_init(&locks[i].mutex, NULL);
   events_started = 0;
   return 0;
 }
@@ -85,9 +63,7 @@ static int threads_event(int thread_id)
 
 static int threads_done(void)
 {
-  for (unsigned i = 0; i < lock_count && locks != NULL; i++)
-    pthread_mutex_destroy(&locks[i].mutex);
-  free(locks);
+  padded_mutexes_free(locks, lock_count);
   locks = NULL;
   return 0;
 }

@@ -19,7 +19,7 @@
 #include "rdb.h"
 #include "rdb_load.h"
 
-/* Rows per SST file pair: bounds the memory of the in-memory secondary sort (16 B/row). */
+/* Rows per in-memory sort of secondary index entries (16 B/row): bounds that memory. */
 #define CHUNK_ROWS (4u << 20)
 #define MAX_TABLES 4096
 
@@ -187,32 +187,84 @@ static int ingest(rdb_session *s, const char *path)
   return 0;
 }
 
-static rocksdb_sstfilewriter_t *open_writer(rdb_session *s, const char *path)
-{
-  char *err = NULL;
-  rocksdb_envoptions_t *env = rocksdb_envoptions_create();
-  rocksdb_sstfilewriter_t *w = rocksdb_sstfilewriter_create(env, rdb.options);
-  rocksdb_envoptions_destroy(env);
-  rocksdb_sstfilewriter_open(w, path, &err);
-  if (err != NULL) {
-    rdb_fail(s, err, "SST file");
-    rocksdb_sstfilewriter_destroy(w);
-    return NULL;
-  }
-  return w;
-}
+/* A stream of SST files for one key-ordered run of keys: it starts a new file every
+   SST_FILE_BYTES and ingests each file as it is finished. Files stay near RocksDB's own
+   target file size because a file's index and filter blocks are read whole: in one huge
+   file they outgrow a block cache shard, get evicted at once, and every lookup reads them
+   again (100x slower point reads). */
+#define SST_FILE_BYTES (64u << 20)
 
-static int finish_writer(rdb_session *s, rocksdb_sstfilewriter_t *w, const char *path)
+typedef struct {
+  rdb_session *session;
+  rocksdb_sstfilewriter_t *writer;   /* NULL between files */
+  const char *name;                  /* file name stem, unique per loading thread */
+  unsigned files;                    /* files started so far */
+  unsigned puts;                     /* puts into the current file */
+  char path[4200];
+} sst_stream;
+
+static int stream_finish_file(sst_stream *st)
 {
   char *err = NULL;
-  rocksdb_sstfilewriter_finish(w, &err);
-  rocksdb_sstfilewriter_destroy(w);
+  if (st->writer == NULL)
+    return 0;
+  rocksdb_sstfilewriter_finish(st->writer, &err);
+  rocksdb_sstfilewriter_destroy(st->writer);
+  st->writer = NULL;
   if (err != NULL) {
-    unlink(path);
-    rdb_fail(s, err, "SST file");
+    unlink(st->path);
+    rdb_fail(st->session, err, "SST file");
     return -1;
   }
-  return ingest(s, path);
+  return ingest(st->session, st->path);
+}
+
+static int stream_put(sst_stream *st, const char *key, size_t klen, const char *value,
+                      size_t vlen)
+{
+  char *err = NULL;
+
+  /* The size is known only at block boundaries; asking every 256 puts is plenty. */
+  if (st->writer != NULL && (++st->puts & 255) == 0) {
+    uint64_t size = 0;
+    rocksdb_sstfilewriter_file_size(st->writer, &size);
+    if (size >= SST_FILE_BYTES && stream_finish_file(st) != 0)
+      return -1;
+  }
+  if (st->writer == NULL) {
+    snprintf(st->path, sizeof(st->path), "%s/load-%s-%u.sst", rdb_cfg.path, st->name,
+             st->files++);
+    rocksdb_envoptions_t *env = rocksdb_envoptions_create();
+    st->writer = rocksdb_sstfilewriter_create(env, rdb.options);
+    rocksdb_envoptions_destroy(env);
+    st->puts = 0;
+    rocksdb_sstfilewriter_open(st->writer, st->path, &err);
+    if (err != NULL) {
+      rocksdb_sstfilewriter_destroy(st->writer);
+      st->writer = NULL;
+      rdb_fail(st->session, err, "SST file");
+      return -1;
+    }
+  }
+  rocksdb_sstfilewriter_put(st->writer, key, klen, value, vlen, &err);
+  if (err != NULL) {
+    rocksdb_sstfilewriter_destroy(st->writer);
+    st->writer = NULL;
+    unlink(st->path);
+    rdb_fail(st->session, err, "SST file");
+    return -1;
+  }
+  return 0;
+}
+
+/* After a failure: drop the unfinished file. */
+static void stream_abandon(sst_stream *st)
+{
+  if (st->writer != NULL) {
+    rocksdb_sstfilewriter_destroy(st->writer);
+    st->writer = NULL;
+    unlink(st->path);
+  }
 }
 
 /* A 64-bit hash of a row, 8 bytes per step (multiply-xorshift); only for comparing a load
@@ -247,7 +299,8 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   size_t c_len = strlen(spec->c_template), pad_len = strlen(spec->pad_template);
   bool secondary = spec->flags & KV_TABLE_SECONDARY_INDEX;
   bool id_k = spec->flags & KV_TABLE_ID_K_ONLY;
-  char key[RDB_SECONDARY_KEY_LEN], value[RDB_ROW_MAX], c[1024], pad[1024], path[4200];
+  char key[RDB_SECONDARY_KEY_LEN], value[RDB_ROW_MAX], c[1024], pad[1024];
+  char primary_name[64], secondary_name[64];
   k_id *pairs = NULL;
   int rc = 0;
 
@@ -256,63 +309,37 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   if (secondary && (pairs = malloc(CHUNK_ROWS * sizeof(k_id))) == NULL)
     return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
 
+  /* Names unique per table and id range, so concurrent slices never share a file. */
+  snprintf(primary_name, sizeof(primary_name), "%u-%" PRId64 "-p", spec->table, first);
+  snprintf(secondary_name, sizeof(secondary_name), "%u-%" PRId64 "-s", spec->table, first);
+  sst_stream primary = { .session = s, .name = primary_name };
+  sst_stream index = { .session = s, .name = secondary_name };
+
   for (int64_t chunk = first; chunk <= last && rc == 0; chunk += CHUNK_ROWS) {
     int64_t end = chunk + CHUNK_ROWS - 1 < last ? chunk + CHUNK_ROWS - 1 : last;
-    snprintf(path, sizeof(path), "%s/load-%u-%" PRId64 "-p.sst", rdb_cfg.path, spec->table,
-             chunk);
-    rocksdb_sstfilewriter_t *w = open_writer(s, path);
-    if (w == NULL) {
-      rc = -1;
-      break;
-    }
     size_t n = 0;
-    char *err = NULL;
-    for (int64_t id = chunk; id <= end && err == NULL; id++) {
+    for (int64_t id = chunk; id <= end && rc == 0; id++) {
       int64_t k = id_k ? id : (int64_t) sb_rand_default64(1, spec->rows);
       sb_rand_str(spec->c_template, c);
       sb_rand_str(spec->pad_template, pad);
       size_t vlen = id_k ? rdb_row_encode(value, k, "", 0, "", 0)
                          : rdb_row_encode(value, k, c, c_len, pad, pad_len);
       rdb_primary_key(key, spec->table, id);
-      rocksdb_sstfilewriter_put(w, key, RDB_PRIMARY_KEY_LEN, value, vlen, &err);
+      rc = stream_put(&primary, key, RDB_PRIMARY_KEY_LEN, value, vlen);
       *checksum += rdb_row_hash(key, RDB_PRIMARY_KEY_LEN, value, vlen);
       if (secondary)
         pairs[n++] = (k_id) { k, id };
     }
-    if (err != NULL) {
-      rocksdb_sstfilewriter_destroy(w);
-      unlink(path);
-      rdb_fail(s, err, "SST file");
-      rc = -1;
-      break;
-    }
-    if (finish_writer(s, w, path) != 0) {
-      rc = -1;
-      break;
-    }
-
-    if (secondary && n > 0) {
+    /* Each chunk's index entries are one sorted run: its own files, which overlap other
+       chunks' and so go through RocksDB's compaction, not straight to the last level. */
+    if (rc == 0 && secondary && n > 0) {
       qsort(pairs, n, sizeof(k_id), compare_k_id);
-      snprintf(path, sizeof(path), "%s/load-%u-%" PRId64 "-s.sst", rdb_cfg.path, spec->table,
-               chunk);
-      w = open_writer(s, path);
-      if (w == NULL) {
-        rc = -1;
-        break;
-      }
-      for (size_t i = 0; i < n && err == NULL; i++) {
+      for (size_t i = 0; i < n && rc == 0; i++) {
         rdb_secondary_key(key, spec->table, pairs[i].k, pairs[i].id);
-        rocksdb_sstfilewriter_put(w, key, RDB_SECONDARY_KEY_LEN, "", 0, &err);
+        rc = stream_put(&index, key, RDB_SECONDARY_KEY_LEN, "", 0);
       }
-      if (err != NULL) {
-        rocksdb_sstfilewriter_destroy(w);
-        unlink(path);
-        rdb_fail(s, err, "SST file");
-        rc = -1;
-        break;
-      }
-      if (finish_writer(s, w, path) != 0)
-        rc = -1;
+      if (rc == 0)
+        rc = stream_finish_file(&index);
     }
     uint64_t rows = (uint64_t) (end - chunk + 1);
     __atomic_add_fetch(&rows_loaded, rows, __ATOMIC_RELAXED);
@@ -320,6 +347,10 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
     __atomic_add_fetch(&logical_bytes, rows * (8 + (id_k ? 0 : c_len + pad_len)),
                        __ATOMIC_RELAXED);
   }
+  if (rc == 0)
+    rc = stream_finish_file(&primary);
+  stream_abandon(&primary);
+  stream_abandon(&index);
   free(pairs);
   return rc;
 }
