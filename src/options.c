@@ -106,9 +106,10 @@ bool parse_size(const char *text, uint64_t *out)
   if (!isdigit((unsigned char) *p))
     return false;
   for (; isdigit((unsigned char) *p); p++) {
-    if (n > (UINT64_MAX - 9) / 10)
+    uint64_t digit = (uint64_t) (*p - '0');
+    if (n > (UINT64_MAX - digit) / 10)
       return false;
-    n = n * 10 + (uint64_t) (*p - '0');
+    n = n * 10 + digit;
   }
   if (*p != '\0') {
     const char *suffixes = "KMGT";
@@ -169,9 +170,14 @@ static bool parse_double(const char *text, double *out)
   return true;
 }
 
-static int split_list(sb_option *opt, const char *text)
+/* Split a comma-separated list into newly allocated items (empty items dropped). */
+static int split_list(const char *text, char ***items_out, size_t *count_out)
 {
-  free_items(opt);
+  char **items = NULL;
+  size_t count = 0;
+
+  *items_out = NULL;
+  *count_out = 0;
   if (text == NULL || *text == '\0')
     return 0;
 
@@ -180,15 +186,23 @@ static int split_list(sb_option *opt, const char *text)
   if (copy == NULL)
     return -1;
   for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-    char **grown = realloc(opt->items, (opt->item_count + 1) * sizeof(*grown));
-    if (grown == NULL) {
+    char **grown = realloc(items, (count + 1) * sizeof(*grown));
+    char *item = strdup(tok);
+    if (grown != NULL)
+      items = grown;
+    if (grown == NULL || item == NULL) {
+      free(item);
+      for (size_t i = 0; i < count; i++)
+        free(items[i]);
+      free(items);
       free(copy);
       return -1;
     }
-    opt->items = grown;
-    opt->items[opt->item_count++] = strdup(tok);
+    items[count++] = item;
   }
   free(copy);
+  *items_out = items;
+  *count_out = count;
   return 0;
 }
 
@@ -203,34 +217,30 @@ static const char *type_expectation(sb_arg_type_t type)
   }
 }
 
-/* Parse `text` as the option's type into the option. */
+/* Parse `text` as the option's type into the option. A rejected value leaves the option as
+   it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
 {
   bool ok = true;
+  bool empty = text == NULL || *text == '\0';
+  char **items = NULL;
+  size_t item_count = 0;
+  __typeof__(opt->value) value = { 0 };
 
   switch (opt->type) {
     case SB_ARG_TYPE_BOOL:
-      ok = parse_flag(text, &opt->value.flag);
+      ok = parse_flag(text, &value.flag);
       if (ok)
-        text = opt->value.flag ? "on" : "off";
+        text = value.flag ? "on" : "off";
       break;
     case SB_ARG_TYPE_INT:
-      opt->value.integer = 0;
-      ok = text == NULL || *text == '\0' || parse_int(text, &opt->value.integer);
+      ok = empty || parse_int(text, &value.integer);
       break;
     case SB_ARG_TYPE_SIZE:
-      opt->value.size = 0;
-      ok = text == NULL || *text == '\0' || parse_size(text, &opt->value.size);
+      ok = empty || parse_size(text, &value.size);
       break;
     case SB_ARG_TYPE_DOUBLE:
-      opt->value.number = 0;
-      ok = text == NULL || *text == '\0' || parse_double(text, &opt->value.number);
-      break;
-    case SB_ARG_TYPE_LIST:
-      if (split_list(opt, text) != 0) {
-        snprintf(err, errlen, "out of memory while setting --%s", opt->name);
-        return -1;
-      }
+      ok = empty || parse_double(text, &value.number);
       break;
     default:
       break;
@@ -247,6 +257,18 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   }
 
   char *copy = text ? strdup(text) : NULL;
+  if ((text != NULL && copy == NULL) ||
+      (opt->type == SB_ARG_TYPE_LIST && split_list(text, &items, &item_count) != 0)) {
+    free(copy);
+    snprintf(err, errlen, "out of memory while setting --%s", opt->name);
+    return -1;
+  }
+  if (opt->type == SB_ARG_TYPE_LIST) {
+    free_items(opt);
+    opt->items = items;
+    opt->item_count = item_count;
+  }
+  opt->value = value;
   free(opt->text);
   opt->text = copy;
   return 0;

@@ -1,0 +1,210 @@
+/*
+ * test_options.c: unit tests for src/options.{h,c}, the option registry: '-' and '_' as one
+ * character, every value type's grammar (flags, integers, sizes with K/M/G/T, numbers, lists),
+ * the one-line errors that name the option and what it accepts, validate hooks, and values the
+ * user gave before a script declared the option (kept, re-typed, or rejected).
+ */
+#include "options.h"
+#include "tap.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static char err[512];
+
+static int set(const char *name, const char *value)
+{
+  sb_option *opt = options_find(name);
+  err[0] = '\0';
+  return opt == NULL ? -2 : option_set(opt, value, err, sizeof(err));
+}
+
+static bool only_even(const char *name, const char *value)
+{
+  (void) name;
+  return value != NULL && value[0] != '\0' && (value[strlen(value) - 1] - '0') % 2 == 0;
+}
+
+static const sb_arg_t test_args[] = {
+  {"flag-opt", "a flag", "off", SB_ARG_TYPE_BOOL, NULL},
+  {"int_opt", "an integer", "7", SB_ARG_TYPE_INT, NULL},
+  {"size-opt", "a size", "1K", SB_ARG_TYPE_SIZE, NULL},
+  {"double-opt", "a number", "0.5", SB_ARG_TYPE_DOUBLE, NULL},
+  {"string-opt", "a string", "text", SB_ARG_TYPE_STRING, NULL},
+  {"list-opt", "a list", "a,b", SB_ARG_TYPE_LIST, NULL},
+  {"even-opt", "validated", "3", SB_ARG_TYPE_INT, only_even},
+  {"no-default", "no default", NULL, SB_ARG_TYPE_STRING, NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+};
+
+static void test_defaults_and_names(void)
+{
+  size_t n = 0;
+  const char *const *items;
+
+  ok(!opt_bool("flag_opt"), "a flag's default off reads false");
+  ok_num(opt_int("int-opt"), ==, 7, "an integer's default, with '-' for the declared '_'");
+  ok_num(opt_size("size_opt"), ==, 1024, "a size default of 1K is 1024");
+  ok_num(opt_double("double-opt"), ==, 0.5, "a number's default");
+  ok(strcmp(opt_string("string-opt"), "text") == 0, "a string's default");
+  items = opt_list("list-opt", &n);
+  ok(n == 2 && strcmp(items[0], "a") == 0 && strcmp(items[1], "b") == 0,
+     "a list's default splits at commas");
+  ok(opt_string("no-default") == NULL, "an option without a default reads NULL");
+  ok(!opt_is_set("int-opt"), "a default is not 'given by the user'");
+  ok_num(opt_int("even-opt"), ==, 3, "a default is not judged by the declarer's validate hook");
+  ok(options_find("int-opt") == options_find("int_opt"), "'-' and '_' find the same option");
+  ok(options_find("int-op") == NULL && options_find("int-opt-x") == NULL,
+     "a prefix or an extension of a name is not the option");
+  ok(opt_int("nonexistent") == 0 && !opt_bool("nonexistent") && opt_string("nonexistent") == NULL,
+     "unknown names read as 0 / false / NULL");
+}
+
+static void test_flags(void)
+{
+  static const char *const yes[] = {"on", "ON", "true", "True", "1", "yes"};
+  static const char *const no[] = {"off", "OFF", "false", "0", "no"};
+
+  for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+    set("flag-opt", "off");
+    ok(set("flag-opt", yes[i]) == 0 && opt_bool("flag-opt"), "flag '%s' is true", yes[i]);
+  }
+  for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+    set("flag-opt", "on");
+    ok(set("flag-opt", no[i]) == 0 && !opt_bool("flag-opt"), "flag '%s' is false", no[i]);
+  }
+  ok(set("flag-opt", NULL) == 0 && opt_bool("flag-opt"), "a bare --flag is on");
+  ok(strcmp(option_text(options_find("flag-opt")), "on") == 0, "a flag's text is 'on'/'off'");
+  ok(opt_is_set("flag-opt"), "a value set is 'given by the user'");
+  ok(set("flag-opt", "maybe") == -1, "flag 'maybe' is rejected");
+  ok(strstr(err, "flag_opt") != NULL && strstr(err, "maybe") != NULL &&
+     strstr(err, "on|off") != NULL, "... naming the option, the value and what it accepts: %s",
+     err);
+  ok(strchr(err, '\n') == NULL, "... in one line");
+}
+
+static void test_integers_and_numbers(void)
+{
+  ok(set("int-opt", "-42") == 0 && opt_int("int-opt") == -42, "a negative integer");
+  ok(set("int-opt", "9223372036854775807") == 0 && opt_int("int-opt") == INT64_MAX,
+     "the largest 64-bit integer");
+  ok(set("int-opt", "9223372036854775808") == -1, "one past it is rejected, not wrapped");
+  ok(set("int-opt", "12abc") == -1 && strstr(err, "expected an integer") != NULL,
+     "trailing garbage is rejected: %s", err);
+  ok(set("int-opt", "1.5") == -1, "a fraction is not an integer");
+  ok(set("int-opt", "") == 0 && opt_int("int-opt") == 0, "an empty integer is 0");
+  ok(set("double-opt", "2.5e3") == 0 && opt_double("double-opt") == 2500,
+     "a number in exponent form");
+  ok(set("double-opt", "abc") == -1 && strstr(err, "expected a number") != NULL,
+     "a number rejects words");
+  ok(set("double-opt", "1e999") == -1, "a number out of range is rejected");
+}
+
+static void test_sizes(void)
+{
+  static const struct { const char *text; uint64_t value; } good[] = {
+    {"0", 0}, {"512", 512}, {"4K", 4096}, {"4k", 4096}, {"2M", 2u << 20},
+    {"3G", UINT64_C(3) << 30}, {"1T", UINT64_C(1) << 40}, {"16777215T", UINT64_C(16777215) << 40},
+  };
+  static const char *const bad[] = {"1.5K", "K", "-1", "1KB", "1P", "16777216T",
+                                    "18446744073709551616", " 1"};
+  uint64_t v = 0;
+
+  for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+    ok(set("size-opt", good[i].text) == 0 && opt_size("size-opt") == good[i].value,
+       "size '%s' is %llu", good[i].text, (unsigned long long) good[i].value);
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+    ok(set("size-opt", bad[i]) == -1 && strstr(err, "K, M, G or T") != NULL,
+       "size '%s' is rejected, saying what a size is", bad[i]);
+  ok(parse_size("18446744073709551615", &v) && v == UINT64_MAX, "parse_size takes 2^64-1");
+}
+
+static void test_lists_and_validation(void)
+{
+  size_t n = 99;
+  const char *const *items;
+
+  ok(set("list-opt", "x,,y,z") == 0, "a list with an empty item");
+  items = opt_list("list-opt", &n);
+  ok(n == 3 && strcmp(items[2], "z") == 0, "... keeps the three non-empty items");
+  ok(set("list-opt", "") == 0 && (opt_list("list-opt", &n), n == 0), "an empty list");
+  ok(set("even-opt", "4") == 0 && opt_int("even-opt") == 4, "a validate hook accepts 4");
+  ok(set("even-opt", "5") == -1 && strstr(err, "even_opt") != NULL,
+     "... and rejects 5, naming the option: %s", err);
+  ok(opt_int("even-opt") == 4 && strcmp(option_text(options_find("even-opt")), "4") == 0,
+     "... leaving the option as it was (value and text)");
+  set("size-opt", "2K");
+  ok(set("size-opt", "2X") == -1 && opt_size("size-opt") == 2048,
+     "a size that does not parse leaves the last good one");
+  set("list-opt", "p,q");
+  ok(set("list-opt", NULL) == 0 && (opt_list("list-opt", &n), n == 0),
+     "a bare --list empties it");
+}
+
+/* What the command line gave before a script declared the option. */
+static void test_pending(void)
+{
+  char e[256];
+  sb_option *p = options_add_pending("late-opt", "12", false);
+
+  ok(p != NULL && option_is_pending(p), "an undeclared option given by the user is pending");
+  ok(strcmp(option_given_name(p), "late-opt") == 0, "... remembering how the user spelled it");
+  static const sb_arg_t late[] = {
+    {"late_opt", "declared later", "5", SB_ARG_TYPE_INT, NULL},
+    {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+  };
+  ok(options_register(late, e, sizeof(e)) == 0, "declaring it afterwards succeeds");
+  ok(!option_is_pending(p) && opt_int("late-opt") == 12,
+     "... and the user's 12 wins over the default 5, now an integer");
+
+  options_add_pending("late-bad", "lots", true);
+  ok(option_from_config(options_find("late-bad")), "a value from a config file is marked so");
+  static const sb_arg_t late_bad[] = {
+    {"late-bad", "an integer", "1", SB_ARG_TYPE_INT, NULL},
+    {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+  };
+  ok(options_register(late_bad, e, sizeof(e)) == -1 && strstr(e, "late_bad") != NULL &&
+     strstr(e, "lots") != NULL, "a given value that does not fit the declared type fails: %s",
+     e);
+
+  options_add_pending("never-declared", "x", false);
+  options_accept_pending();
+  ok(!option_is_pending(options_find("never-declared")) &&
+     strcmp(opt_string("never-declared"), "x") == 0,
+     "accepting pending options keeps them as strings (1.0's legacy scripts)");
+}
+
+static void test_redeclare(void)
+{
+  char e[256];
+  static const sb_arg_t again[] = {
+    {"int-opt", "redeclared", "99", SB_ARG_TYPE_INT, NULL},
+    {"string-opt", "redeclared", "new", SB_ARG_TYPE_STRING, NULL},
+    {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+  };
+  size_t before = options_count();
+
+  set("int-opt", "3");
+  ok(options_register(again, e, sizeof(e)) == 0, "declaring options again succeeds");
+  ok(options_count() == before, "... without adding duplicates");
+  ok(opt_int("int-opt") == 3, "... a user-given value survives the new declaration");
+  ok(strcmp(opt_string("string-opt"), "new") == 0, "... an unset one takes the new default");
+}
+
+int main(void)
+{
+  char e[256];
+  if (options_register(test_args, e, sizeof(e)) != 0) {
+    printf("Bail out! options_register: %s\n", e);
+    return 1;
+  }
+  test_defaults_and_names();
+  test_flags();
+  test_integers_and_numbers();
+  test_sizes();
+  test_lists_and_validation();
+  test_pending();
+  test_redeclare();
+  options_free_all();
+  return tap_done();
+}
