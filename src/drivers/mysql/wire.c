@@ -620,6 +620,17 @@ static int format_double(char *out, size_t size, double v, unsigned decimals, bo
   return (int) (o - out);
 }
 
+/* The ".ffffff" of a DATETIME / TIME with `decimals` fractional digits (0: nothing), as the
+   text protocol would send it; returns the characters written. */
+static int format_fraction(char *out, size_t size, unsigned decimals, uint32_t microseconds)
+{
+  if (decimals == 0 || decimals > 6)
+    return 0;
+  for (unsigned i = decimals; i < 6; i++)
+    microseconds /= 10;
+  return snprintf(out, size, ".%0*u", (int) decimals, (unsigned) microseconds);
+}
+
 /* One binary value at *p (advanced) as text: either a pointer into the row (strings) or text
    appended to w->text at *used. Returns false when the row is malformed. */
 static bool decode_value(mysqldrv_wire *w, const mysqldrv_column *col, const unsigned char **p,
@@ -690,13 +701,7 @@ static bool decode_value(mysqldrv_wire *w, const mysqldrv_column *col, const uns
       } else {
         n = snprintf(tmp, sizeof(tmp), "%04u-%02u-%02u %02u:%02u:%02u", year, mon, day, h, mi,
                      sec);
-        if (col->decimals > 0 && col->decimals <= 6) {
-          uint32_t scaled = us;
-          for (unsigned i = col->decimals; i < 6; i++)
-            scaled /= 10;
-          n += snprintf(tmp + n, sizeof(tmp) - (size_t) n, ".%0*u", (int) col->decimals,
-                        (unsigned) scaled);
-        }
+        n += format_fraction(tmp + n, sizeof(tmp) - (size_t) n, col->decimals, us);
       }
       q += 1 + len;
       break;
@@ -711,13 +716,7 @@ static bool decode_value(mysqldrv_wire *w, const mysqldrv_column *col, const uns
       uint32_t us = len >= 12 ? get4(t + 8) : 0;
       n = snprintf(tmp, sizeof(tmp), "%s%02" PRIu64 ":%02u:%02u", negative ? "-" : "", hours,
                    mi, sec);
-      if (col->decimals > 0 && col->decimals <= 6) {
-        uint32_t scaled = us;
-        for (unsigned i = col->decimals; i < 6; i++)
-          scaled /= 10;
-        n += snprintf(tmp + n, sizeof(tmp) - (size_t) n, ".%0*u", (int) col->decimals,
-                      (unsigned) scaled);
-      }
+      n += format_fraction(tmp + n, sizeof(tmp) - (size_t) n, col->decimals, us);
       q += 1 + len;
       break;
     }
