@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "logger.h"
+#include "meminfo.h"
 #include "options.h"
 #include "rand.h"
 #include "report.h"
@@ -122,26 +123,6 @@ static int parse_settings(unsigned threads)
 /* Blocks                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The kernel's default huge page size, from /proc/meminfo (2 MiB if it cannot be read). */
-static size_t huge_page_size(void)
-{
-  size_t size = 2 * 1024 * 1024;
-  char line[128];
-  FILE *f = fopen("/proc/meminfo", "r");
-
-  if (f == NULL)
-    return size;
-  while (fgets(line, sizeof(line), f) != NULL) {
-    unsigned long kib;
-    if (sscanf(line, "Hugepagesize: %lu kB", &kib) == 1 && kib > 0) {
-      size = (size_t) kib * 1024;
-      break;
-    }
-  }
-  fclose(f);
-  return size;
-}
-
 static uint64_t *block_alloc(void)
 {
   void *block;
@@ -197,7 +178,7 @@ static void free_blocks(void)
 static int alloc_blocks(unsigned threads)
 {
   if (settings.hugetlb) {
-    size_t page = huge_page_size();
+    size_t page = (size_t) meminfo_bytes("Hugepagesize", 2u << 20);
     settings.mapped_size = (size_t) ((settings.block_size + page - 1) / page * page);
   }
   blocks = calloc(threads, sizeof(*blocks));
