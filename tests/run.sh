@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # run.sh: runs the test suite and prints one summary line "N passed, N failed[, N skipped]".
 #
-#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|live] [PATTERN]
+#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|live] [PATTERN]
 #
 # Every test prints TAP ("ok N - ...", "not ok N - ...", "ok N # SKIP why"); a test program
 # that exits non-zero without reporting a failure counts as one failure. The unit tests are
-# the compiled tests/unit/test_* programs; cli and live tests are tests/{cli,live}/*.t (bash).
+# the compiled tests/unit/test_* programs; cli and live tests are tests/{cli,compat,live}/*.t (bash).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -70,7 +70,7 @@ if [ -z "$only" ] || [ "$only" = unit ]; then
     run_one "unit/$(basename "$t")" "$t"
   done
 fi
-for kind in cli live; do
+for kind in cli compat live; do
   [ -n "$only" ] && [ "$only" != "$kind" ] && continue
   for t in "$src/tests/$kind"/*.t; do
     [ -f "$t" ] || continue
