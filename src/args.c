@@ -17,6 +17,12 @@
 
 static const char *current_command;
 
+/* Boolean options given a value that is not a boolean. 1.0.20 does not take such an argument
+   as the option at all and reports it with the unknown ones, once the test is loaded. */
+#define REJECTED_FLAGS_MAX 64
+static char *rejected_flags[REJECTED_FLAGS_MAX];
+static size_t rejected_flag_count;
+
 const char *args_current_command(void)
 {
   return current_command;
@@ -37,8 +43,19 @@ static int set_one(const char *name, const char *value, bool from_config, const 
   if (option_type(opt) == SB_ARG_TYPE_FILE)
     return args_read_config_file(value ? value : "");
   if (option_set(opt, value, err, sizeof(err)) != 0) {
+    if (where == NULL && option_type(opt) == SB_ARG_TYPE_BOOL &&
+        rejected_flag_count < REJECTED_FLAGS_MAX) {
+      size_t len = strlen(name) + strlen(value ? value : "") + 4;
+      char *arg = malloc(len);
+      if (arg != NULL) {
+        snprintf(arg, len, "%s=%s", name, value ? value : "");
+        rejected_flags[rejected_flag_count++] = arg;
+        return 0;
+      }
+    }
+    /* err is 1.0.20's line and a HINT line; say where a config file line came from. */
     if (where != NULL)
-      fprintf(stderr, "%s: %s\n", where, err);
+      fprintf(stderr, "%s (%s)\n", err, where);
     else
       fprintf(stderr, "%s\n", err);
     return -1;
@@ -211,6 +228,16 @@ int args_parse(int argc, char *argv[], parsed_args *out)
 int args_check_pending(bool accept_unknown)
 {
   int rc = 0;
+
+  for (size_t i = 0; i < rejected_flag_count; i++) {
+    char *eq = strchr(rejected_flags[i], '=');
+    fprintf(stderr, "invalid option: --%s\n", rejected_flags[i]);
+    fprintf(stderr, "HINT: --%.*s is on or off: give on|off, true|false or 1|0\n",
+            (int) (eq - rejected_flags[i]), rejected_flags[i]);   /* as options.c says it */
+    rc = -1;
+  }
+  if (rc != 0)
+    return rc;
 
   if (accept_unknown) {
     options_accept_pending();

@@ -11,14 +11,19 @@
 #include "rand.h"
 #include "runner.h"
 
-extern const sb_arg_t general_args[];
-extern const sb_arg_t rand_args[];
-extern const sb_arg_t log_verbosity_args[];
-extern const sb_arg_t log_latency_args[];
+extern const option_decl general_args[];
+extern const option_decl rand_args[];
+extern const option_decl log_verbosity_args[];
+extern const option_decl log_latency_args[];
 
 int cli_options_register(char *err, size_t errlen);
 
-/* Read and check the options; on a bad value log one FATAL line and return -1. */
+/* 1.0.20's deprecated aliases (--num-threads ...) onto their new options, with its warnings.
+   Call after parsing, before options_check_given(). */
+int cli_options_resolve_aliases(void);
+
+/* Turn the checked options into configurations; rules between options are checked here
+   (one message, then -1). */
 int cli_options_apply_log(void);
 int cli_options_load_run_config(run_config *cfg);
 int cli_options_load_rand_config(rand_config *cfg);

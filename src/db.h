@@ -126,7 +126,7 @@ struct db_driver_def {
   const char *name;             /* --db-driver value, e.g. "mysql" */
   const char *description;      /* e.g. "MySQL driver" */
   db_family_t family;
-  const sb_arg_t *args;         /* driver options, listed by --help as "<name> options:" */
+  const option_decl *options;   /* driver options, listed by --help as "<name> options:" */
   bool needs_commit;            /* bulk inserts COMMIT every 1000 rows */
   const db_driver_ops *ops;
   const db_kv_ops *kv;          /* key-value operations (KV family), see db_kv.h */

@@ -32,28 +32,28 @@ const db_driver_def *const db_driver_defs[] = {
   NULL
 };
 
-static const sb_arg_t db_args[] = {
-  {"db-driver", "specifies database driver to use ('help' to get list of available drivers)",
+static const option_decl db_args[] = {
+  {.name = "db-driver", .desc = "specifies database driver to use ('help' to get list of "
+   "available drivers)",
 #ifdef SB_DRIVER_MYSQL
-   "mysql",
+   .default_text = "mysql",
 #elif defined(SB_DRIVER_ROCKSDB)
-   "rocksdb",
-#else
-   NULL,
+   .default_text = "rocksdb",
 #endif
-   SB_ARG_TYPE_STRING, NULL},
-  {"db-ps-mode", "prepared statements usage mode {auto, disable}", "auto", SB_ARG_TYPE_STRING,
-   NULL},
-  {"db-debug", "print database-specific debug information", "off", SB_ARG_TYPE_BOOL, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+   .type = SB_ARG_TYPE_STRING},
+  {.name = "db-ps-mode", .desc = "prepared statements usage mode {auto, disable}",
+   .default_text = "auto", .type = SB_ARG_TYPE_STRING},
+  {.name = "db-debug", .desc = "print database-specific debug information",
+   .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = NULL}
 };
 
 int db_registry_register_options(char *err, size_t errlen)
 {
-  if (options_register(db_args, err, errlen) != 0)
+  if (options_declare(db_args, err, errlen) != 0)
     return -1;
   for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++)
-    if ((*d)->args != NULL && options_register((*d)->args, err, errlen) != 0)
+    if ((*d)->options != NULL && options_declare((*d)->options, err, errlen) != 0)
       return -1;
   return 0;
 }
@@ -61,17 +61,17 @@ int db_registry_register_options(char *err, size_t errlen)
 void db_registry_print_help(void)
 {
   printf("General database options:\n\n");
-  options_print_args(db_args);
+  options_print(db_args);
   printf("\n");
   printf("Compiled-in database drivers:\n");
   for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++)
     printf("  %s - %s\n", (*d)->name, (*d)->description);
   printf("\n");
   for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++) {
-    if ((*d)->args == NULL)
+    if ((*d)->options == NULL)
       continue;
     printf("%s options:\n", (*d)->name);
-    options_print_args((*d)->args);
+    options_print((*d)->options);
   }
 }
 

@@ -39,7 +39,7 @@ static const char *script_command;
 static lua_State *main_state;
 static lua_State **worker_states;
 static bool *worker_failed;
-static sb_arg_t *declared_args;           /* from sysbench.cmdline.options, sorted */
+static option_decl *declared_args;       /* from sysbench.cmdline.options, sorted */
 static bool hook_intermediate, hook_cumulative;
 
 /* The state a background (reporter) thread runs report hooks in, closed when that thread
@@ -301,27 +301,27 @@ static void export_options(lua_State *L)
 
 static int compare_args(const void *a, const void *b)
 {
-  return strcmp(((const sb_arg_t *) a)->name, ((const sb_arg_t *) b)->name);
+  return strcmp(((const option_decl *) a)->name, ((const option_decl *) b)->name);
 }
 
 int sb_lua_set_test_args(sb_arg_t *args, size_t len)
 {
   char err[512];
-  sb_arg_t *copy = calloc(len + 1, sizeof(sb_arg_t));
+  option_decl *copy = calloc(len + 1, sizeof(option_decl));
 
   if (copy == NULL)
     return 1;
   for (size_t i = 0; i < len; i++) {
     copy[i].name = strdup(args[i].name);
     copy[i].desc = args[i].desc ? strdup(args[i].desc) : NULL;
-    copy[i].value = args[i].value ? strdup(args[i].value) : NULL;
+    copy[i].default_text = args[i].value ? strdup(args[i].value) : NULL;
     copy[i].type = args[i].type;
     copy[i].validate = args[i].validate;
   }
-  qsort(copy, len, sizeof(sb_arg_t), compare_args);
+  qsort(copy, len, sizeof(option_decl), compare_args);
   declared_args = copy;
-  lua_test.args = copy;
-  if (options_register(copy, err, sizeof(err)) != 0) {
+  lua_test.options = copy;
+  if (options_declare(copy, err, sizeof(err)) != 0) {
     fprintf(stderr, "%s\n", err);
     return 1;
   }
@@ -331,7 +331,7 @@ int sb_lua_set_test_args(sb_arg_t *args, size_t len)
 void sb_print_test_options(void)
 {
   if (declared_args != NULL)
-    options_print_args(declared_args);
+    options_print(declared_args);
 }
 
 static int read_declared_options(lua_State *L)

@@ -39,12 +39,12 @@ static void print_help(void)
   printf("  sysbench [options]... [testname] [command]\n\n");
   printf("Commands implemented by most tests: prepare run cleanup help\n\n");
   printf("General options:\n");
-  options_print_args(general_args);
+  options_print(general_args);
   printf("Pseudo-Random Numbers Generator options:\n");
-  options_print_args(rand_args);
+  options_print(rand_args);
   printf("Log options:\n");
-  options_print_args(log_verbosity_args);
-  options_print_args(log_latency_args);
+  options_print(log_verbosity_args);
+  options_print(log_latency_args);
   db_registry_print_help();
   printf("Compiled-in tests:\n");
   for (sb_test *const *t = builtin_tests; *t != NULL; t++)
@@ -65,9 +65,9 @@ static int command_help(sb_test *test)
 {
   if (test->cmd_help != NULL)
     return test->cmd_help() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-  if (test->args != NULL) {
+  if (test->options != NULL) {
     printf("%s options:\n", test->name);
-    options_print_args(test->args);
+    options_print(test->options);
     return EXIT_SUCCESS;
   }
   fprintf(stderr, "'%s' test does not implement the 'help' command.\n", test->name);
@@ -121,7 +121,8 @@ static int configure(int argc, char *argv[], parsed_args *args)
     printf("%s\n", VERSION_STRING);
     exit(EXIT_SUCCESS);
   }
-  if (cli_options_apply_log() != 0 || cli_options_load_run_config(&run) != 0 ||
+  if (cli_options_resolve_aliases() != 0 || options_check_given() != 0 ||
+      cli_options_apply_log() != 0 || cli_options_load_run_config(&run) != 0 ||
       cli_options_load_rand_config(&rand) != 0)
     return EXIT_FAILURE;
 
@@ -171,10 +172,12 @@ int main(int argc, char *argv[])
       return EXIT_FAILURE;
     }
     char err[512];
-    if (test->args != NULL && options_register(test->args, err, sizeof(err)) != 0) {
+    if (test->options != NULL && options_declare(test->options, err, sizeof(err)) != 0) {
       fprintf(stderr, "%s\n", err);
       return EXIT_FAILURE;
     }
+    if (options_check_given() != 0)
+      return EXIT_FAILURE;
   } else {
     test = lua_load_test(name, args.command);
     if (test == NULL)
@@ -186,7 +189,7 @@ int main(int argc, char *argv[])
   }
 
   /* A Lua script that declares no options accepts any (1.0's legacy scripts). */
-  bool legacy = lua_env_loaded() && test->args == NULL;
+  bool legacy = lua_env_loaded() && test->options == NULL;
   if (args_check_pending(legacy) != 0)
     return EXIT_FAILURE;
   if (lua_env_loaded() && lua_env_options_ready() != 0)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "options.h"
 
@@ -21,6 +22,7 @@ struct sb_option {
   char *default_text;
   sb_arg_type_t type;
   sb_opt_validate_t *validate;
+  option_decl rule;            /* ranged/min/max/choices/expect/compat_error (static strings) */
 
   char *text;                  /* current value as text; NULL = none */
   char **items;                /* LIST values */
@@ -33,6 +35,8 @@ struct sb_option {
   } value;
 
   bool user_set;               /* given on the command line or in a config file */
+  bool unparsable;             /* a size that is not one, left for check_one to report with
+                                  1.0.20's line for the option (which reads it as text) */
   bool pending;                /* given by the user, not declared by anyone yet */
   bool from_config;
 };
@@ -209,18 +213,29 @@ static int split_list(const char *text, char ***items_out, size_t *count_out)
 static const char *type_expectation(sb_arg_type_t type)
 {
   switch (type) {
-    case SB_ARG_TYPE_BOOL:   return "expected on|off, true|false or 1|0";
-    case SB_ARG_TYPE_INT:    return "expected an integer";
-    case SB_ARG_TYPE_SIZE:   return "expected a size: a whole number with an optional K, M, G or T suffix";
-    case SB_ARG_TYPE_DOUBLE: return "expected a number";
-    default:                 return "not accepted";
+    case SB_ARG_TYPE_BOOL:   return "on|off, true|false or 1|0";
+    case SB_ARG_TYPE_INT:    return "an integer";
+    case SB_ARG_TYPE_SIZE:   return "a size: a whole number with an optional K, M, G or T suffix";
+    case SB_ARG_TYPE_DOUBLE: return "a number";
+    default:                 return "another value";
   }
+}
+
+/* An option name as the user types it: words joined by '-'. */
+static const char *dashed(const char *name, char *buf, size_t len)
+{
+  size_t i = 0;
+  for (; name[i] != '\0' && i + 1 < len; i++)
+    buf[i] = name[i] == '_' ? '-' : name[i];
+  buf[i] = '\0';
+  return buf;
 }
 
 /* Parse `text` as the option's type into the option. A rejected value leaves the option as
    it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
 {
+  char dash[128];
   bool ok = true;
   bool empty = text == NULL || *text == '\0';
   char **items = NULL;
@@ -246,9 +261,22 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
       break;
   }
 
+  /* 1.0.20 does not parse sizes strictly; where it has its own line for the option, that
+     line reports the text, from the check that follows parsing. */
+  bool unparsable = !ok && opt->type == SB_ARG_TYPE_SIZE && opt->rule.compat_error != NULL;
+  if (unparsable)
+    ok = true;
+  if (!ok && opt->type == SB_ARG_TYPE_BOOL) {
+    /* 1.0.20 does not take such an argument as the option at all. */
+    snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
+             "true|false or 1|0", dashed(opt->name, dash, sizeof(dash)), text ? text : "",
+             dash);
+    return -1;
+  }
   if (!ok) {
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s' (%s)", opt->name,
-             text ? text : "", type_expectation(opt->type));
+    /* 1.0.20's line, then what would be accepted. */
+    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s",
+             opt->name, text ? text : "", dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
     return -1;
   }
   if (opt->validate != NULL && !opt->validate(opt->name, text)) {
@@ -269,6 +297,7 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
     opt->item_count = item_count;
   }
   opt->value = value;
+  opt->unparsable = unparsable;
   free(opt->text);
   opt->text = copy;
   return 0;
@@ -285,6 +314,20 @@ int option_set(sb_option *opt, const char *value, char *err, size_t errlen)
   return 0;
 }
 
+int option_copy_given(const char *to, const char *from)
+{
+  char err[512];
+  sb_option *dst = options_find(to), *src = options_find(from);
+
+  if (dst == NULL || src == NULL)
+    return -1;
+  if (option_set(dst, src->text, err, sizeof(err)) != 0) {
+    fprintf(stderr, "%s\n", err);
+    return -1;
+  }
+  return 0;
+}
+
 void option_force(const char *name, const char *value)
 {
   char err[256];
@@ -293,44 +336,152 @@ void option_force(const char *name, const char *value)
     apply_value(opt, value, err, sizeof(err));
 }
 
-int options_register(const sb_arg_t *args, char *err, size_t errlen)
+static int register_one(const option_decl *d, sb_opt_validate_t *validate, char *err,
+                        size_t errlen)
 {
-  for (const sb_arg_t *a = args; a->name != NULL; a++) {
-    sb_option *opt = options_find(a->name);
-    bool keep_user_value = false;
+  sb_option *opt = options_find(d->name);
+  bool keep_user_value = false;
 
-    if (opt == NULL)
-      opt = registry_add(a->name);
-    else
-      keep_user_value = opt->user_set;
-    if (opt == NULL) {
-      snprintf(err, errlen, "out of memory while registering --%s", a->name);
+  if (opt == NULL)
+    opt = registry_add(d->name);
+  else
+    keep_user_value = opt->user_set;
+  if (opt == NULL) {
+    snprintf(err, errlen, "out of memory while registering --%s", d->name);
+    return -1;
+  }
+
+  free(opt->desc);
+  free(opt->default_text);
+  opt->desc = d->desc ? strdup(d->desc) : NULL;
+  opt->default_text = d->default_text ? strdup(d->default_text) : NULL;
+  opt->type = d->type == SB_ARG_TYPE_NULL ? SB_ARG_TYPE_STRING : d->type;
+  opt->validate = validate;
+  opt->rule = *d;
+  opt->rule.name = opt->rule.desc = opt->rule.default_text = NULL;   /* owned above */
+  opt->pending = false;
+
+  if (keep_user_value) {
+    char *given = opt->text ? strdup(opt->text) : NULL;
+    int rc = apply_value(opt, given, err, errlen);
+    free(given);
+    return rc;
+  }
+  /* A default is the declarer's own text; the declarer's validate hook does not judge it. */
+  opt->validate = NULL;
+  int rc = apply_value(opt, d->default_text, err, errlen);
+  opt->validate = validate;
+  return rc;
+}
+
+int options_declare(const option_decl *decls, char *err, size_t errlen)
+{
+  for (const option_decl *d = decls; d->name != NULL; d++)
+    if (register_one(d, d->validate, err, errlen) != 0)
       return -1;
-    }
+  return 0;
+}
 
-    free(opt->desc);
-    free(opt->default_text);
-    opt->desc = a->desc ? strdup(a->desc) : NULL;
-    opt->default_text = a->value ? strdup(a->value) : NULL;
-    opt->type = a->type == SB_ARG_TYPE_NULL ? SB_ARG_TYPE_STRING : a->type;
-    opt->validate = a->validate;
-    opt->pending = false;
+/* ------------------------------------------------------------------------------------------ */
+/* Checks beyond the type                                                                     */
+/* ------------------------------------------------------------------------------------------ */
 
-    if (keep_user_value) {
-      char *given = opt->text ? strdup(opt->text) : NULL;
-      int rc = apply_value(opt, given, err, errlen);
-      free(given);
-      if (rc != 0)
-        return -1;
-    } else {
-      /* A default is the declarer's own text; the declarer's validate hook does not judge it. */
-      sb_opt_validate_t *validate = opt->validate;
-      opt->validate = NULL;
-      int rc = apply_value(opt, a->value, err, errlen);
-      opt->validate = validate;
-      if (rc != 0)
-        return -1;
+static void say_range(const option_decl *r, char *buf, size_t len)
+{
+  if (r->max >= 1e18)
+    snprintf(buf, len, "%g or more", r->min);
+  else
+    snprintf(buf, len, "%g to %g", r->min, r->max);
+}
+
+static void say_choices(const option_decl *r, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const char *const *c = r->choices; *c != NULL && used < len; c++) {
+    const char *sep = c == r->choices ? "" : c[1] == NULL ? " or " : ", ";
+    used += (size_t) snprintf(buf + used, len - used, "%s%s", sep, **c ? *c : "''");
+  }
+}
+
+void option_report_invalid(const char *name, const char *value, const char *compat_error,
+                           const char *expect)
+{
+  char dash[128];
+
+  dashed(name, dash, sizeof(dash));
+  fflush(stderr);
+  if (compat_error != NULL) {
+    /* The template's one "%s" is the value (not printf: the text is data, not a format). */
+    const char *slot = strstr(compat_error, "%s");
+    if (slot == NULL)
+      printf("%s", compat_error);
+    else
+      printf("%.*s%s%s", (int) (slot - compat_error), compat_error, value, slot + 2);
+    printf("\nHINT: --%s expects %s\n", dash, expect);
+  } else {
+    printf("FATAL: Invalid value for --%s: %s (expected %s)\n", dash, value, expect);
+  }
+  fflush(stdout);
+}
+
+/* 0 when the option's value satisfies its declaration; else reports and returns -1. */
+static int check_one(const sb_option *opt)
+{
+  const option_decl *r = &opt->rule;
+  char value[256], expect[512];
+  bool ok = true;
+
+  if (opt->unparsable) {
+    if (r->ranged)
+      say_range(r, expect, sizeof(expect));
+    option_report_invalid(opt->name, opt->text ? opt->text : "", r->compat_error,
+                          r->expect ? r->expect : r->ranged ? expect
+                                    : type_expectation(opt->type));
+    return -1;
+  }
+  if (r->ranged) {
+    double v;
+    switch (opt->type) {
+      case SB_ARG_TYPE_INT:
+        v = (double) opt->value.integer;
+        snprintf(value, sizeof(value), "%lld", (long long) opt->value.integer);
+        break;
+      case SB_ARG_TYPE_SIZE:
+        v = (double) opt->value.size;
+        snprintf(value, sizeof(value), "%llu", (unsigned long long) opt->value.size);
+        break;
+      case SB_ARG_TYPE_DOUBLE:
+        v = opt->value.number;
+        snprintf(value, sizeof(value), "%g", v);
+        break;
+      default:
+        return 0;
     }
+    ok = v >= r->min && v <= r->max && v == v;
+    say_range(r, expect, sizeof(expect));
+  } else if (r->choices != NULL) {
+    const char *text = opt->text ? opt->text : "";
+    ok = false;
+    for (const char *const *c = r->choices; *c != NULL && !ok; c++)
+      ok = strcmp(text, *c) == 0;
+    snprintf(value, sizeof(value), "%s", text);
+    say_choices(r, expect, sizeof(expect));
+  } else {
+    return 0;
+  }
+  if (ok)
+    return 0;
+  option_report_invalid(opt->name, value, r->compat_error, r->expect ? r->expect : expect);
+  return -1;
+}
+
+int options_check_given(void)
+{
+  for (size_t i = 0; i < registry_count; i++) {
+    sb_option *opt = registry[i];
+    if (opt->user_set && !opt->pending && check_one(opt) != 0)
+      return -1;
   }
   return 0;
 }
@@ -511,20 +662,20 @@ static const char *type_hint(sb_arg_type_t type)
   }
 }
 
-void options_print_args(const sb_arg_t *args)
+void options_print(const option_decl *decls)
 {
   size_t width = 0;
 
-  for (const sb_arg_t *a = args; a->name != NULL; a++) {
-    size_t len = strlen(a->name) + strlen(type_hint(a->type));
+  for (const option_decl *d = decls; d->name != NULL; d++) {
+    size_t len = strlen(d->name) + strlen(type_hint(d->type));
     if (len > width)
       width = len;
   }
-  for (const sb_arg_t *a = args; a->name != NULL; a++) {
-    printf("  --%s%-*s%s", a->name, (int) (width - strlen(a->name) + 1), type_hint(a->type),
-           a->desc ? a->desc : "");
-    if (a->value != NULL)
-      printf(" [%s]", a->value);
+  for (const option_decl *d = decls; d->name != NULL; d++) {
+    printf("  --%s%-*s%s", d->name, (int) (width - strlen(d->name) + 1), type_hint(d->type),
+           d->desc ? d->desc : "");
+    if (d->default_text != NULL)
+      printf(" [%s]", d->default_text);
     printf("\n");
   }
   printf("\n");

@@ -37,13 +37,50 @@ typedef struct {
   sb_opt_validate_t *validate;
 } sb_arg_t;
 
+/*
+ * An option as a C component declares it: its 1.0 fields (name, help, default, type) and what
+ * it accepts beyond its type. Parsing, the checks, the error text and --help all follow from
+ * this one declaration. Arrays end with a NULL name.
+ */
+typedef struct option_decl {
+  const char *name;
+  const char *desc;
+  const char *default_text;    /* NULL = none */
+  sb_arg_type_t type;
+  bool ranged;                 /* INT, SIZE, DOUBLE: min <= value <= max */
+  double min, max;
+  const char *const *choices;  /* STRING: one of these words (exactly); NULL-terminated */
+  const char *expect;          /* what is accepted, in words; NULL: said from range/choices */
+  const char *compat_error;    /* 1.0.20's own line for a value it rejects too, where "%s"
+                                  stands for the value; NULL: ours alone */
+  sb_opt_validate_t *validate; /* a Lua script's own check (sysbench.cmdline.options) */
+} option_decl;
+
 typedef struct sb_option sb_option;
 
-/* Register a set of options. An option already registered (for example one a config file or
-   the command line set before the script declared it) keeps its value when the user gave one,
-   and takes the new definition and default otherwise. Returns -1 if a user-given value does
-   not fit the new type (the message is in err). */
-int options_register(const sb_arg_t *args, char *err, size_t errlen);
+/*
+ * Register options. An option already registered (for example one a config file or the
+ * command line set before the script declared it) keeps its value when the user gave one, and
+ * takes the new definition and default otherwise. Returns -1 if a user-given value does not fit
+ * the new type (the message, for stderr, is in err).
+ */
+int options_declare(const option_decl *decls, char *err, size_t errlen);
+
+/*
+ * Check every declared option the user gave against its declaration (range, choices). On the
+ * first bad one prints the error (1.0.20's line where it has one, then a "HINT: " line; else
+ * one line of ours) and returns -1. Run once the command line and config files are read, and
+ * again after a test declares its own options.
+ */
+int options_check_given(void);
+
+/*
+ * Report a rejected value of --name: 1.0.20's own line (compat_error, "%s" standing for the
+ * value) followed by "HINT: --name expects EXPECT", or, without a 1.0.20 line, one line
+ * "FATAL: Invalid value for --name: VALUE (expected EXPECT)". To stdout, as 1.0.20's logger.
+ */
+void option_report_invalid(const char *name, const char *value, const char *compat_error,
+                           const char *expect);
 
 sb_option *options_find(const char *name);
 
@@ -52,6 +89,10 @@ sb_option *options_find(const char *name);
  * `err` naming the option and what it accepts, and returns -1.
  */
 int option_set(sb_option *opt, const char *value, char *err, size_t errlen);
+
+/* The user's value of option `from` becomes the user's value of option `to` (1.0.20's
+   deprecated aliases); -1 with a message when `to` cannot take it. */
+int option_copy_given(const char *to, const char *from);
 
 /* Set an option by name to a value that is known to be valid (internal defaults). */
 void option_force(const char *name, const char *value);
@@ -80,7 +121,7 @@ const char *const *option_list(const sb_option *opt, size_t *count);
 
 /* Help for a set of options as 1.0 prints it ("  --name=TYPE   description [default]"),
    followed by a blank line. */
-void options_print_args(const sb_arg_t *args);
+void options_print(const option_decl *decls);
 
 /* Remember an option given by the user before anything declared it (a test option parsed
    before the test is loaded). Returns the placeholder, typed STRING until declared. */

@@ -31,7 +31,7 @@ typedef struct sb_test_ops {
 typedef struct sb_test {
   const char *name;                    /* what the user types: "cpu", "oltp_read_only" */
   const char *description;             /* listed by --help for compiled-in tests */
-  const sb_arg_t *args;                /* test options (NULL = none declared) */
+  const option_decl *options;          /* test options (NULL = none declared) */
   int (*cmd_prepare)(void);            /* NULL: "does not implement the 'prepare' command" */
   int (*cmd_cleanup)(void);
   int (*cmd_help)(void);

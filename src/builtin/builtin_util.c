@@ -1,24 +1,10 @@
 /*
  * builtin_util.c: helpers shared by the compiled-in tests (see builtin_util.h).
  */
-#include <inttypes.h>
 #include <stdlib.h>
 
 #include "builtin_util.h"
 #include "logger.h"
-#include "options.h"
-
-int builtin_read_count(const char *option, int64_t min, const char *accepted, unsigned *out)
-{
-  int64_t n = opt_int(option);
-
-  if (n < min || n > UINT32_MAX) {
-    log_text(LOG_FATAL, "Invalid value for %s: %" PRId64 " (expected %s)", option, n, accepted);
-    return -1;
-  }
-  *out = (unsigned) n;
-  return 0;
-}
 
 padded_mutex *padded_mutexes_new(unsigned count, const char *option)
 {

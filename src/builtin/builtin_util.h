@@ -1,16 +1,12 @@
 /*
- * builtin_util.h: what several compiled-in tests share: reading a count option with one
- * clear error, and an array of mutexes each on its own cache line.
+ * builtin_util.h: what several compiled-in tests share:
+ * an array of mutexes each on its own cache line.
  */
 #ifndef SB_BUILTIN_UTIL_H
 #define SB_BUILTIN_UTIL_H
 
 #include <pthread.h>
 #include <stdint.h>
-
-/* Reads an INT option into `out`, at least `min` and at most UINT32_MAX, or logs one FATAL
-   line naming it and `accepted` and returns -1. */
-int builtin_read_count(const char *option, int64_t min, const char *accepted, unsigned *out);
 
 /* One mutex per cache line: threads contend only on the mutex they share. */
 typedef struct {

@@ -10,27 +10,24 @@
 #include "report.h"
 #include "test.h"
 
-static const sb_arg_t cpu_args[] = {
-  {"cpu-max-prime", "upper limit for primes generator", "10000", SB_ARG_TYPE_INT, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+static const option_decl cpu_args[] = {
+  {.name = "cpu-max-prime", .desc = "upper limit for primes generator",
+   .default_text = "10000", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1,
+   .max = UINT32_MAX, .compat_error = "FATAL: Invalid value of cpu-max-prime: %s."},
+  {.name = NULL}
 };
 
 static unsigned max_prime;
 
 static int cpu_init(void)
 {
-  int64_t n = opt_int("cpu-max-prime");
-  if (n <= 0 || n > UINT32_MAX) {
-    log_text(LOG_FATAL, "Invalid value of cpu-max-prime: %lld. (expected 1 to 4294967295)",
-             (long long) n);
-    return 1;
-  }
-  max_prime = (unsigned) n;
+  max_prime = (unsigned) opt_int("cpu-max-prime");    /* range checked by its declaration */
   return 0;
 }
 
 static void cpu_print_mode(void)
 {
+  log_text(LOG_INFO, "Doing CPU performance benchmark\n");
   log_text(LOG_NOTICE, "Prime numbers limit: %u\n", max_prime);
 }
 
@@ -66,7 +63,7 @@ static void cpu_report_cumulative(sb_stat_t *stat)
 sb_test cpu_test = {
   .name = "cpu",
   .description = "CPU performance test",
-  .args = cpu_args,
+  .options = cpu_args,
   .ops = {
     .init = cpu_init,
     .print_mode = cpu_print_mode,

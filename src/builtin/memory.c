@@ -27,23 +27,35 @@
 #include "runner.h"
 #include "test.h"
 
-static const sb_arg_t memory_args[] = {
-  {"memory-block-size", "size of memory block for test", "1K", SB_ARG_TYPE_SIZE, NULL},
-  {"memory-total-size", "total size of data to transfer", "100G", SB_ARG_TYPE_SIZE, NULL},
-  {"memory-scope", "memory access scope {global,local}", "global", SB_ARG_TYPE_STRING, NULL},
-  {"memory-hugetlb", "allocate memory from HugeTLB pool", "off", SB_ARG_TYPE_BOOL, NULL},
-  {"memory-oper", "type of memory operations {read, write, none}", "write",
-   SB_ARG_TYPE_STRING, NULL},
-  {"memory-access-mode", "memory access mode {seq,rnd}", "seq", SB_ARG_TYPE_STRING, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
-};
-
 typedef enum { SCOPE_GLOBAL, SCOPE_LOCAL } memory_scope;
 typedef enum { OPER_READ, OPER_WRITE, OPER_NONE } memory_oper;
 
 static const char *const scope_names[] = {"global", "local", NULL};
 static const char *const oper_names[] = {"read", "write", "none", NULL};
 static const char *const access_mode_names[] = {"seq", "rnd", NULL};
+
+#define BLOCK_SIZE_EXPECT "a power of two of at least 8 bytes, such as 8, 1K or 1M"
+
+static const option_decl memory_args[] = {
+  {.name = "memory-block-size", .desc = "size of memory block for test", .default_text = "1K",
+   .type = SB_ARG_TYPE_SIZE, .ranged = true, .min = 8, .max = 1ULL << 40,
+   .expect = BLOCK_SIZE_EXPECT,
+   .compat_error = "FATAL: Invalid value for memory-block-size: %s"},
+  {.name = "memory-total-size", .desc = "total size of data to transfer",
+   .default_text = "100G", .type = SB_ARG_TYPE_SIZE},
+  {.name = "memory-scope", .desc = "memory access scope {global,local}",
+   .default_text = "global", .type = SB_ARG_TYPE_STRING, .choices = scope_names,
+   .compat_error = "FATAL: Invalid value for memory-scope: %s"},
+  {.name = "memory-hugetlb", .desc = "allocate memory from HugeTLB pool",
+   .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "memory-oper", .desc = "type of memory operations {read, write, none}",
+   .default_text = "write", .type = SB_ARG_TYPE_STRING, .choices = oper_names,
+   .compat_error = "FATAL: Invalid value for memory-oper: %s"},
+  {.name = "memory-access-mode", .desc = "memory access mode {seq,rnd}",
+   .default_text = "seq", .type = SB_ARG_TYPE_STRING, .choices = access_mode_names,
+   .compat_error = "FATAL: Invalid value for memory-access-mode: %s"},
+  {.name = NULL}
+};
 
 /* The settings, fixed by memory_init before any worker starts. */
 static struct {
@@ -65,31 +77,24 @@ static unsigned block_count;
 /* Options                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Index of `value` in the NULL-terminated `names`, or -1 after a FATAL line naming the
-   option and what it accepts. */
-static int parse_choice(const char *option, const char *const names[], const char *accepted)
+/* Index of the option's value in `names` (its declared choices, already checked). */
+static int choice_index(const char *option, const char *const names[])
 {
   const char *value = opt_string(option);
 
   for (int i = 0; value != NULL && names[i] != NULL; i++)
     if (strcmp(value, names[i]) == 0)
       return i;
-  log_text(LOG_FATAL, "Invalid value for %s: %s (expected %s)", option, value ? value : "",
-           accepted);
-  return -1;
+  return 0;
 }
 
 static int parse_settings(unsigned threads)
 {
-  int scope, oper, mode;
-
+  /* The declaration checked the range; a power of two is left to check. */
   settings.block_size = opt_size("memory-block-size");
-  if (settings.block_size < sizeof(uint64_t) ||
-      (settings.block_size & (settings.block_size - 1)) != 0 ||
-      settings.block_size > SIZE_MAX / 2) {
-    log_text(LOG_FATAL, "Invalid value for memory-block-size: %s (expected a power of two "
-             "of at least %zu bytes, such as 8, 1K or 1M)",
-             opt_string("memory-block-size"), sizeof(uint64_t));
+  if ((settings.block_size & (settings.block_size - 1)) != 0) {
+    option_report_invalid("memory-block-size", opt_string("memory-block-size"),
+                          memory_args[0].compat_error, BLOCK_SIZE_EXPECT);
     return -1;
   }
 
@@ -108,13 +113,9 @@ static int parse_settings(unsigned threads)
     return -1;
   }
 
-  if ((scope = parse_choice("memory-scope", scope_names, "global or local")) < 0 ||
-      (oper = parse_choice("memory-oper", oper_names, "read, write or none")) < 0 ||
-      (mode = parse_choice("memory-access-mode", access_mode_names, "seq or rnd")) < 0)
-    return -1;
-  settings.scope = (memory_scope) scope;
-  settings.oper = (memory_oper) oper;
-  settings.random_access = mode == 1;
+  settings.scope = (memory_scope) choice_index("memory-scope", scope_names);
+  settings.oper = (memory_oper) choice_index("memory-oper", oper_names);
+  settings.random_access = choice_index("memory-access-mode", access_mode_names) == 1;
   settings.hugetlb = opt_bool("memory-hugetlb");
   return 0;
 }
@@ -413,7 +414,7 @@ static int memory_done(void)
 sb_test memory_test = {
   .name = "memory",
   .description = "Memory functions speed test",
-  .args = memory_args,
+  .options = memory_args,
   .ops = {
     .init = memory_init,
     .print_mode = memory_print_mode,

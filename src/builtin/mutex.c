@@ -18,12 +18,16 @@
 #include "runner.h"
 #include "test.h"
 
-static const sb_arg_t mutex_args[] = {
-  {"mutex-num", "total size of mutex array", "4096", SB_ARG_TYPE_INT, NULL},
-  {"mutex-locks", "number of mutex locks to do per thread", "50000", SB_ARG_TYPE_INT, NULL},
-  {"mutex-loops", "number of empty loops to do outside mutex lock", "10000", SB_ARG_TYPE_INT,
-   NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+static const option_decl mutex_args[] = {
+  {.name = "mutex-num", .desc = "total size of mutex array", .default_text = "4096",
+   .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = UINT32_MAX},
+  {.name = "mutex-locks", .desc = "number of mutex locks to do per thread",
+   .default_text = "50000", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1,
+   .max = UINT32_MAX},
+  {.name = "mutex-loops", .desc = "number of empty loops to do outside mutex lock",
+   .default_text = "10000", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0,
+   .max = UINT32_MAX},
+  {.name = NULL}
 };
 
 static unsigned mutex_count;
@@ -37,10 +41,9 @@ static unsigned shared_counter __attribute__((aligned(128)));
 
 static int mutex_init(void)
 {
-  if (builtin_read_count("mutex-num", 1, "1 to 4294967295", &mutex_count) != 0 ||
-      builtin_read_count("mutex-locks", 1, "1 to 4294967295", &locks_per_thread) != 0 ||
-      builtin_read_count("mutex-loops", 0, "0 to 4294967295", &loops_per_lock) != 0)
-    return 1;
+  mutex_count = (unsigned) opt_int("mutex-num");     /* ranges: the declarations */
+  locks_per_thread = (unsigned) opt_int("mutex-locks");
+  loops_per_lock = (unsigned) opt_int("mutex-loops");
 
   mutexes = padded_mutexes_new(mutex_count, "mutex-num");
   return mutexes == NULL;
@@ -89,7 +92,7 @@ static int mutex_done(void)
 sb_test mutex_test = {
   .name = "mutex",
   .description = "Mutex performance test",
-  .args = mutex_args,
+  .options = mutex_args,
   .ops = {
     .init = mutex_init,
     .print_mode = mutex_print_mode,

@@ -15,10 +15,12 @@
 #include "options.h"
 #include "test.h"
 
-static const sb_arg_t threads_args[] = {
-  {"thread-yields", "number of yields to do per request", "1000", SB_ARG_TYPE_INT, NULL},
-  {"thread-locks", "number of locks per thread", "8", SB_ARG_TYPE_INT, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+static const option_decl threads_args[] = {
+  {.name = "thread-yields", .desc = "number of yields to do per request",
+   .default_text = "1000", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0, .max = UINT32_MAX},
+  {.name = "thread-locks", .desc = "number of locks per thread", .default_text = "8",
+   .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = UINT32_MAX},
+  {.name = NULL}
 };
 
 static unsigned yields_per_event;
@@ -30,9 +32,8 @@ static unsigned events_started __attribute__((aligned(128)));
 
 static int threads_init(void)
 {
-  if (builtin_read_count("thread-yields", 0, "0 to 4294967295", &yields_per_event) != 0 ||
-      builtin_read_count("thread-locks", 1, "1 to 4294967295", &lock_count) != 0)
-    return 1;
+  yields_per_event = (unsigned) opt_int("thread-yields");    /* ranges: the declarations */
+  lock_count = (unsigned) opt_int("thread-locks");
 
   locks = padded_mutexes_new(lock_count, "thread-locks");
   if (locks == NULL)
@@ -71,7 +72,7 @@ static int threads_done(void)
 sb_test threads_test = {
   .name = "threads",
   .description = "Threads subsystem performance test",
-  .args = threads_args,
+  .options = threads_args,
   .ops = {
     .init = threads_init,
     .print_mode = threads_print_mode,

@@ -111,39 +111,25 @@ bad_value() {
   like "$out$err" "$want" "$test $arg: the message names the option and what it accepts"
 }
 
+# (1.0.20's own first lines are compared by tests/compat/builtin.t; here: our hint)
 bad_value memory --memory-block-size=3 \
-  "^FATAL: Invalid value for memory-block-size: 3 \(expected a power of two"
-bad_value memory --memory-block-size=0 "^FATAL: Invalid value for memory-block-size: 0 "
-bad_value memory --memory-block-size=4 "memory-block-size: 4 \(expected .*at least 8 bytes"
-bad_value memory --memory-block-size=abc "memory.block.size.*abc.*expected a size"
-bad_value memory --memory-total-size=-5 "memory.total.size.*-5.*expected a size"
+  "^HINT: --memory-block-size expects a power of two of at least 8 bytes"
+bad_value memory --memory-block-size=0 "^FATAL: Invalid value for memory-block-size: 0$"
+bad_value memory --memory-block-size=4 "^HINT: --memory-block-size expects .*at least 8 bytes"
+bad_value memory --memory-block-size=abc "^FATAL: Invalid value for memory-block-size: abc$"
+bad_value memory --memory-total-size=-5 \
+  "^HINT: --memory-total-size expects a size: a whole number with an optional K, M, G or T"
 bad_value memory --memory-block-size=2K \
   "^FATAL: Invalid value for memory-block-size: 2K \(.*no larger than memory-total-size" \
   --memory-total-size=1K
 bad_value memory --memory-total-size=4K \
   "^FATAL: Invalid value for memory-total-size: 4K \(expected 0 for no limit.* 8192 bytes" \
   --threads=8
-bad_value memory --memory-scope=foo \
-  "^FATAL: Invalid value for memory-scope: foo \(expected global or local\)$"
-bad_value memory --memory-oper=foo \
-  "^FATAL: Invalid value for memory-oper: foo \(expected read, write or none\)$"
-bad_value memory --memory-access-mode=foo \
-  "^FATAL: Invalid value for memory-access-mode: foo \(expected seq or rnd\)$"
-bad_value memory --memory-hugetlb=maybe "memory.hugetlb.*maybe.*expected on\|off"
-
-if have_ref; then
-  for arg in --memory-block-size=3 --memory-scope=foo --memory-oper=foo \
-             --memory-access-mode=foo; do
-    ref memory run --time=1 "$arg"; theirs=$(printf '%s\n' "$out" | grep '^FATAL')
-    sb memory run --time=1 "$arg"; ours=$(printf '%s\n' "$out" | grep '^FATAL')
-    case $ours in
-      "$theirs"*) ok 0 "$arg: the message starts with 1.0.20's ('$theirs')" ;;
-      *) is "$ours" "$theirs ..." "$arg: the message starts with 1.0.20's" ;;
-    esac
-  done
-else
-  for i in 1 2 3 4; do skip "no reference sysbench at $REF_SB"; done
-fi
+bad_value memory --memory-scope=foo "^HINT: --memory-scope expects global or local$"
+bad_value memory --memory-oper=foo "^HINT: --memory-oper expects read, write or none$"
+bad_value memory --memory-access-mode=foo "^HINT: --memory-access-mode expects seq or rnd$"
+bad_value memory --memory-hugetlb=maybe \
+  "^HINT: --memory-hugetlb is on or off: give on\|off, true\|false or 1\|0$"
 
 # ---- threads ---------------------------------------------------------------------------------
 
@@ -161,9 +147,9 @@ sb threads run --events=1 --time=0 --verbosity=4
 like "$out" "^Thread yields per test: 1000 Locks used: 8$" \
   "at verbosity 4 the mode line shows the defaults 1000 and 8"
 
-bad_value threads --thread-yields=-1 "^FATAL: Invalid value for thread-yields: -1 \(expected 0 to"
-bad_value threads --thread-locks=0 "^FATAL: Invalid value for thread-locks: 0 \(expected 1 to"
-bad_value threads --thread-locks=x "thread.locks.*x.*expected an integer"
+bad_value threads --thread-yields=-1 "^FATAL: Invalid value for --thread-yields: -1 \(expected 0 to"
+bad_value threads --thread-locks=0 "^FATAL: Invalid value for --thread-locks: 0 \(expected 1 to"
+bad_value threads --thread-locks=x "^HINT: --thread-locks expects an integer$"
 
 if have_ref; then
   args=(threads run --events=20 --time=0 --threads=2)
@@ -187,9 +173,9 @@ like "$out" "total number of events: +2$" "--events=2 caps the mutex test at 2 e
 sb mutex run --threads=2 --mutex-num=1 --mutex-loops=0 --mutex-locks=10000
 like "$out" "total number of events: +2$" "one mutex, no empty loops: still one event per thread"
 
-bad_value mutex --mutex-num=0 "^FATAL: Invalid value for mutex-num: 0 \(expected 1 to"
-bad_value mutex --mutex-locks=0 "^FATAL: Invalid value for mutex-locks: 0 \(expected 1 to"
-bad_value mutex --mutex-loops=-1 "^FATAL: Invalid value for mutex-loops: -1 \(expected 0 to"
+bad_value mutex --mutex-num=0 "^FATAL: Invalid value for --mutex-num: 0 \(expected 1 to"
+bad_value mutex --mutex-locks=0 "^FATAL: Invalid value for --mutex-locks: 0 \(expected 1 to"
+bad_value mutex --mutex-loops=-1 "^FATAL: Invalid value for --mutex-loops: -1 \(expected 0 to"
 
 if have_ref; then
   args=(mutex run --threads=2 --mutex-locks=2000)

@@ -60,12 +60,14 @@ is "$rc|$out|$err" "1||Cannot read the config file 'nosuch.cfg': No such file or
 printf '# first line\nthreads=abc\n' | write bad.cfg
 sb cpu run --config-file=bad.cfg
 is "$rc|$out|$err" \
-   "1||config file 'bad.cfg' line 2: Invalid value for the 'threads' option: 'abc' (expected an integer)" \
+   "1||Invalid value for the 'threads' option: 'abc'
+HINT: --threads expects an integer (config file 'bad.cfg' line 2)" \
    "a bad value in a config file names the file and the line"
 
 printf 'percentile=500\n' | write range.cfg
 sb cpu run --config-file=range.cfg
-is "$rc|$out" "1|FATAL: Invalid value for --percentile: 500 (expected 1 to 100, or 0 to disable)" \
+is "$rc|$out" "1|FATAL: Invalid value for --percentile: 500
+HINT: --percentile expects 1 to 100, or 0 to disable" \
    "an out-of-range value from a config file gets the option's usual line"
 
 printf 'threads=2\nnot_an_option=5\n' | write unknown.cfg

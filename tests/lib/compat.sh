@@ -19,6 +19,9 @@
 #       --allow ID       the case-scoped deliberate difference ID applies (see below)
 #       --files          also compare the names and sizes of the files left in the scratch dir
 #
+#   declared ID...
+#       One check that deliberate differences a file tests on our binary alone are declared.
+#
 # Deliberate differences live in one place, tests/compat/differences.txt, each with its reason.
 # Entries of scope "global" apply to every case; "case" entries only where a case names them
 # with --allow. Anything else that differs fails.
@@ -57,7 +60,7 @@ compat_load_differences() {
              for i in "${!compat_rule_id[@]}"; do
                [ "${compat_rule_id[$i]}" = "$id" ] && compat_rule_scope[$i]=$scope
              done ;;
-      ours-extra|ref-extra|ours-sub|ref-sub|exit)
+      ours-extra|ref-extra|ours-sub|ref-sub|ours-block|exit)
         compat_rule_id+=("$id"); compat_rule_scope+=("$scope")
         compat_rule_kind+=("$key"); compat_rule_arg+=("$value") ;;
       *) echo "compat.sh: unknown key '$key' in [$id] of $COMPAT_DIFFERENCES" >&2; exit 2 ;;
@@ -71,6 +74,15 @@ compat_load_differences
 
 compat_has_difference() {   # compat_has_difference ID: is ID declared?
   grep -qxF "[$1]" "$COMPAT_DIFFERENCES"
+}
+
+# declared ID...: one check that each deliberate difference a file tests on our binary alone
+# (where running 1.0.20 would take forever or cannot compare) is written down, with its why.
+declared() {
+  local id missing=""
+  for id in "$@"; do compat_has_difference "$id" || missing="$missing $id"; done
+  if [ -z "$missing" ]; then _tap_result 1 "differences.txt declares: $*"
+  else _tap_result 0 "differences.txt declares: $*" "not declared:$missing"; fi
 }
 
 # What legitimately varies between two runs of the same command, masked in both outputs:
@@ -94,8 +106,10 @@ compat_normalise() {   # compat_normalise TIMED < text
       label = $0; sub(/: .*/, ":", label); print squeeze(label " N"); next }
     /per sec\.\)/ { sub(/\([0-9.]+ per sec\.\)/, "(N per sec.)"); print; next }
     /events \(avg\/stddev\):/ { sub(/\/[0-9.]+$/, "/N"); print; next }
+    /^DEBUG: +(thread #|total time taken by event execution)/ {
+      gsub(/[0-9]+\.[0-9]+s/, "Ns"); print; next }
     /MiB transferred \(/ { sub(/\([0-9.]+ MiB\/sec\)/, "(N MiB/sec)"); print; next }
-    /^Total operations: / { sub(/\([0-9.]+ per second\)/, "(N per second)"); print; next }
+    /^Total operations: / { sub(/\( *[0-9.]+ per second\)/, "(N per second)"); print; next }
     { print }
     END { if (in_hist) print "<histogram: " (hist_rows > 0 ? "rows" : "empty") ", total " \
                              (timed ? "N" : hist_total) ">" }'
@@ -104,7 +118,7 @@ compat_normalise() {   # compat_normalise TIMED < text
 # Apply the deliberate-difference rules for SIDE (ref|ours) to a stream, given the case's
 # --allow list. Prints the filtered text.
 compat_apply_rules() {   # compat_apply_rules SIDE ALLOWED < text
-  local side=$1 allowed=" $2 " text i kind arg pat rep
+  local side=$1 allowed=" $2 " text i kind arg pat rep sep=$'\001'   # sed delimiter
   text=$(cat)
   for i in "${!compat_rule_id[@]}"; do
     [ "${compat_rule_scope[$i]}" = global ] ||
@@ -115,7 +129,13 @@ compat_apply_rules() {   # compat_apply_rules SIDE ALLOWED < text
         text=$(printf '%s\n' "$text" | grep -Ev -- "$arg") ;;
       "$side-sub")
         pat=${arg%% => *} rep=${arg#* => }
-        text=$(printf '%s\n' "$text" | sed -E "s|$pat|$rep|g") ;;
+        text=$(printf '%s\n' "$text" | sed -E "s$sep$pat$sep$rep${sep}g") ;;
+      "$side-block")        # a paragraph (up to a blank line) that starts with a matching line
+        text=$(printf '%s\n' "$text" | awk -v pat="$arg" '
+          skipping && /^$/ { skipping = 0; next }
+          skipping { next }
+          $0 ~ pat { skipping = 1; next }
+          { print }') ;;
     esac
   done
   printf '%s\n' "$text"

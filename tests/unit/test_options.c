@@ -25,16 +25,17 @@ static bool only_even(const char *name, const char *value)
   return value != NULL && value[0] != '\0' && (value[strlen(value) - 1] - '0') % 2 == 0;
 }
 
-static const sb_arg_t test_args[] = {
-  {"flag-opt", "a flag", "off", SB_ARG_TYPE_BOOL, NULL},
-  {"int_opt", "an integer", "7", SB_ARG_TYPE_INT, NULL},
-  {"size-opt", "a size", "1K", SB_ARG_TYPE_SIZE, NULL},
-  {"double-opt", "a number", "0.5", SB_ARG_TYPE_DOUBLE, NULL},
-  {"string-opt", "a string", "text", SB_ARG_TYPE_STRING, NULL},
-  {"list-opt", "a list", "a,b", SB_ARG_TYPE_LIST, NULL},
-  {"even-opt", "validated", "3", SB_ARG_TYPE_INT, only_even},
-  {"no-default", "no default", NULL, SB_ARG_TYPE_STRING, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+static const option_decl test_args[] = {
+  {.name = "flag-opt", .desc = "a flag", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "int_opt", .desc = "an integer", .default_text = "7", .type = SB_ARG_TYPE_INT},
+  {.name = "size-opt", .desc = "a size", .default_text = "1K", .type = SB_ARG_TYPE_SIZE},
+  {.name = "double-opt", .desc = "a number", .default_text = "0.5", .type = SB_ARG_TYPE_DOUBLE},
+  {.name = "string-opt", .desc = "a string", .default_text = "text", .type = SB_ARG_TYPE_STRING},
+  {.name = "list-opt", .desc = "a list", .default_text = "a,b", .type = SB_ARG_TYPE_LIST},
+  {.name = "even-opt", .desc = "validated", .default_text = "3", .type = SB_ARG_TYPE_INT,
+   .validate = only_even},
+  {.name = "no-default", .desc = "no default", .type = SB_ARG_TYPE_STRING},
+  {.name = NULL},
 };
 
 static void test_defaults_and_names(void)
@@ -77,10 +78,11 @@ static void test_flags(void)
   ok(strcmp(option_text(options_find("flag-opt")), "on") == 0, "a flag's text is 'on'/'off'");
   ok(opt_is_set("flag-opt"), "a value set is 'given by the user'");
   ok(set("flag-opt", "maybe") == -1, "flag 'maybe' is rejected");
-  ok(strstr(err, "flag_opt") != NULL && strstr(err, "maybe") != NULL &&
+  ok(strstr(err, "flag-opt") != NULL && strstr(err, "maybe") != NULL &&
      strstr(err, "on|off") != NULL, "... naming the option, the value and what it accepts: %s",
      err);
-  ok(strchr(err, '\n') == NULL, "... in one line");
+  ok(strchr(err, '\n') != NULL && strchr(strchr(err, '\n') + 1, '\n') == NULL,
+     "... in two lines: 1.0.20's and the hint");
 }
 
 static void test_integers_and_numbers(void)
@@ -89,13 +91,13 @@ static void test_integers_and_numbers(void)
   ok(set("int-opt", "9223372036854775807") == 0 && opt_int("int-opt") == INT64_MAX,
      "the largest 64-bit integer");
   ok(set("int-opt", "9223372036854775808") == -1, "one past it is rejected, not wrapped");
-  ok(set("int-opt", "12abc") == -1 && strstr(err, "expected an integer") != NULL,
+  ok(set("int-opt", "12abc") == -1 && strstr(err, "expects an integer") != NULL,
      "trailing garbage is rejected: %s", err);
   ok(set("int-opt", "1.5") == -1, "a fraction is not an integer");
   ok(set("int-opt", "") == 0 && opt_int("int-opt") == 0, "an empty integer is 0");
   ok(set("double-opt", "2.5e3") == 0 && opt_double("double-opt") == 2500,
      "a number in exponent form");
-  ok(set("double-opt", "abc") == -1 && strstr(err, "expected a number") != NULL,
+  ok(set("double-opt", "abc") == -1 && strstr(err, "expects a number") != NULL,
      "a number rejects words");
   ok(set("double-opt", "1e999") == -1, "a number out of range is rejected");
 }
@@ -149,21 +151,21 @@ static void test_pending(void)
 
   ok(p != NULL && option_is_pending(p), "an undeclared option given by the user is pending");
   ok(strcmp(option_given_name(p), "late-opt") == 0, "... remembering how the user spelled it");
-  static const sb_arg_t late[] = {
-    {"late_opt", "declared later", "5", SB_ARG_TYPE_INT, NULL},
-    {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+  static const option_decl late[] = {
+    {.name = "late_opt", .desc = "declared later", .default_text = "5", .type = SB_ARG_TYPE_INT},
+    {.name = NULL},
   };
-  ok(options_register(late, e, sizeof(e)) == 0, "declaring it afterwards succeeds");
+  ok(options_declare(late, e, sizeof(e)) == 0, "declaring it afterwards succeeds");
   ok(!option_is_pending(p) && opt_int("late-opt") == 12,
      "... and the user's 12 wins over the default 5, now an integer");
 
   options_add_pending("late-bad", "lots", true);
   ok(option_from_config(options_find("late-bad")), "a value from a config file is marked so");
-  static const sb_arg_t late_bad[] = {
-    {"late-bad", "an integer", "1", SB_ARG_TYPE_INT, NULL},
-    {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+  static const option_decl late_bad[] = {
+    {.name = "late-bad", .desc = "an integer", .default_text = "1", .type = SB_ARG_TYPE_INT},
+    {.name = NULL},
   };
-  ok(options_register(late_bad, e, sizeof(e)) == -1 && strstr(e, "late_bad") != NULL &&
+  ok(options_declare(late_bad, e, sizeof(e)) == -1 && strstr(e, "late_bad") != NULL &&
      strstr(e, "lots") != NULL, "a given value that does not fit the declared type fails: %s",
      e);
 
@@ -177,24 +179,67 @@ static void test_pending(void)
 static void test_redeclare(void)
 {
   char e[256];
-  static const sb_arg_t again[] = {
-    {"int-opt", "redeclared", "99", SB_ARG_TYPE_INT, NULL},
-    {"string-opt", "redeclared", "new", SB_ARG_TYPE_STRING, NULL},
-    {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL},
+  static const option_decl again[] = {
+    {.name = "int-opt", .desc = "redeclared", .default_text = "99", .type = SB_ARG_TYPE_INT},
+    {.name = "string-opt", .desc = "redeclared", .default_text = "new", .type = SB_ARG_TYPE_STRING},
+    {.name = NULL},
   };
   size_t before = options_count();
 
   set("int-opt", "3");
-  ok(options_register(again, e, sizeof(e)) == 0, "declaring options again succeeds");
+  ok(options_declare(again, e, sizeof(e)) == 0, "declaring options again succeeds");
   ok(options_count() == before, "... without adding duplicates");
   ok(opt_int("int-opt") == 3, "... a user-given value survives the new declaration");
   ok(strcmp(opt_string("string-opt"), "new") == 0, "... an unset one takes the new default");
 }
 
+/* Ranges and choices from the declaration are checked by options_check_given(), which
+   prints the message; a value inside them passes. */
+static void test_declared_checks(void)
+{
+  static const char *const colours[] = {"red", "green", NULL};
+  static const option_decl checked[] = {
+    {.name = "ranged-opt", .default_text = "5", .type = SB_ARG_TYPE_INT, .ranged = true,
+     .min = 1, .max = 10, .compat_error = "FATAL: old line %s."},
+    {.name = "choice-opt", .default_text = "red", .type = SB_ARG_TYPE_STRING,
+     .choices = colours},
+    {.name = "old-size", .default_text = "1K", .type = SB_ARG_TYPE_SIZE, .ranged = true,
+     .min = 8, .max = 1024, .compat_error = "FATAL: old size %s"},
+    {.name = NULL},
+  };
+  char e[256];
+
+  ok(options_declare(checked, e, sizeof(e)) == 0, "declaring checked options succeeds");
+  ok(options_check_given() == 0, "defaults are not checked against the declaration");
+  ok(option_set(options_find("ranged-opt"), "10", e, sizeof(e)) == 0 &&
+     options_check_given() == 0, "a value at the top of the range passes");
+  ok(option_set(options_find("ranged-opt"), "11", e, sizeof(e)) == 0,
+     "a value out of range is still taken as an integer");
+  ok(options_check_given() == -1, "... and refused by the check");
+  option_set(options_find("ranged-opt"), "3", e, sizeof(e));
+  ok(option_set(options_find("choice-opt"), "blue", e, sizeof(e)) == 0 &&
+     options_check_given() == -1, "a word outside the choices is refused");
+  ok(option_set(options_find("choice-opt"), "RED", e, sizeof(e)) == 0 &&
+     options_check_given() == -1, "choices compare exactly, as 1.0.20's (RED is not red)");
+  option_set(options_find("choice-opt"), "green", e, sizeof(e));
+  ok(options_check_given() == 0, "a listed word passes");
+  ok(option_set(options_find("old-size"), "abc", e, sizeof(e)) == 0,
+     "a size with 1.0.20's own error line takes text that is no size ...");
+  ok(options_check_given() == -1, "... and the check refuses it");
+  ok(option_set(options_find("old-size"), "16", e, sizeof(e)) == 0 &&
+     options_check_given() == 0, "a good size afterwards clears it");
+  ok(option_set(options_find("size-opt"), "abc", e, sizeof(e)) == -1 &&
+     strstr(e, "HINT: --size-opt expects a size") != NULL,
+     "a size without such a line is refused at once, with a hint line");
+  ok(option_set(options_find("flag-opt"), "maybe", e, sizeof(e)) == -1 &&
+     strncmp(e, "invalid option: --flag-opt=maybe\nHINT: ", 39) == 0,
+     "a boolean that is not one: 1.0.20's 'invalid option' line, then the hint");
+}
+
 int main(void)
 {
   char e[256];
-  if (options_register(test_args, e, sizeof(e)) != 0) {
+  if (options_declare(test_args, e, sizeof(e)) != 0) {
     printf("Bail out! options_register: %s\n", e);
     return 1;
   }
@@ -205,6 +250,7 @@ int main(void)
   test_lists_and_validation();
   test_pending();
   test_redeclare();
+  test_declared_checks();
   options_free_all();
   return tap_done();
 }

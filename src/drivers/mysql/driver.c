@@ -78,7 +78,7 @@ const db_driver_def mysql_driver_def = {
   .name = "mysql",
   .description = "MySQL driver",
   .family = DB_FAMILY_SQL,
-  .args = mysqldrv_args,
+  .options = mysqldrv_args,
   .needs_commit = false,
   .ops = &mysqldrv_ops,
   DB_DRIVER_INSTANCE(mysql_driver_def, "mysql", "MySQL driver"),

@@ -64,7 +64,7 @@ typedef struct {
 } mysqldrv_defaults;
 
 extern mysqldrv_settings mysqldrv_config;
-extern const sb_arg_t mysqldrv_args[];
+extern const option_decl mysqldrv_args[];
 
 /* Parse the --mysql-* options into mysqldrv_config; logs what is wrong and returns -1. */
 int mysqldrv_settings_load(const mysqldrv_defaults *defaults);

@@ -13,30 +13,26 @@
 
 mysqldrv_settings mysqldrv_config;
 
-const sb_arg_t mysqldrv_args[] = {
-  {"mysql-host", "MySQL server host", "localhost", SB_ARG_TYPE_LIST, NULL},
-  {"mysql-port", "MySQL server port", "3306", SB_ARG_TYPE_LIST, NULL},
-  {"mysql-socket", "MySQL socket", NULL, SB_ARG_TYPE_LIST, NULL},
-  {"mysql-user", "MySQL user", "sbtest", SB_ARG_TYPE_STRING, NULL},
-  {"mysql-password", "MySQL password", "", SB_ARG_TYPE_STRING, NULL},
-  {"mysql-db", "MySQL database name", "sbtest", SB_ARG_TYPE_STRING, NULL},
-  {"mysql-ssl", "SSL mode {disabled, preferred, required, verify_ca, verify_identity}, or "
-   "1.0's on|off", "disabled", SB_ARG_TYPE_STRING, NULL},
-  {"mysql-ssl-key", "path name of the client private key file", NULL, SB_ARG_TYPE_STRING, NULL},
-  {"mysql-ssl-ca", "path name of the CA file", NULL, SB_ARG_TYPE_STRING, NULL},
-  {"mysql-ssl-cert", "path name of the client public key certificate file", NULL,
-   SB_ARG_TYPE_STRING, NULL},
-  {"mysql-ssl-cipher", "use specific cipher for SSL connections", "", SB_ARG_TYPE_STRING, NULL},
-  {"mysql-compression", "use compression, if available in the client library", "off",
-   SB_ARG_TYPE_BOOL, NULL},
-  {"mysql-compression-algorithms", "compression algorithms to use", "zlib", SB_ARG_TYPE_STRING,
-   NULL},
-  {"mysql-debug", "trace all client library calls", "off", SB_ARG_TYPE_BOOL, NULL},
-  {"mysql-ignore-errors", "list of errors to ignore, or \"all\"", "1213,1020,1205",
-   SB_ARG_TYPE_LIST, NULL},
-  {"mysql-dry-run", "Dry run, pretend that all MySQL client API calls are successful without "
-   "executing them", "off", SB_ARG_TYPE_BOOL, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+const option_decl mysqldrv_args[] = {
+  {.name = "mysql-host", .desc = "MySQL server host", .default_text = "localhost", .type = SB_ARG_TYPE_LIST},
+  {.name = "mysql-port", .desc = "MySQL server port", .default_text = "3306", .type = SB_ARG_TYPE_LIST},
+  {.name = "mysql-socket", .desc = "MySQL socket", .type = SB_ARG_TYPE_LIST},
+  {.name = "mysql-user", .desc = "MySQL user", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-password", .desc = "MySQL password", .default_text = "", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-db", .desc = "MySQL database name", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-ssl", .desc = "SSL mode {disabled, preferred, required, verify_ca, verify_identity}, or "
+   "1.0's on|off", .default_text = "disabled", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-ssl-key", .desc = "path name of the client private key file", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-ssl-ca", .desc = "path name of the CA file", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-ssl-cert", .desc = "path name of the client public key certificate file", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-ssl-cipher", .desc = "use specific cipher for SSL connections", .default_text = "", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-compression", .desc = "use compression, if available in the client library", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "mysql-compression-algorithms", .desc = "compression algorithms to use", .default_text = "zlib", .type = SB_ARG_TYPE_STRING},
+  {.name = "mysql-debug", .desc = "trace all client library calls", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "mysql-ignore-errors", .desc = "list of errors to ignore, or \"all\"", .default_text = "1213,1020,1205", .type = SB_ARG_TYPE_LIST},
+  {.name = "mysql-dry-run", .desc = "Dry run, pretend that all MySQL client API calls are successful without "
+   "executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = NULL}
 };
 
 static const struct {

@@ -42,7 +42,7 @@ typedef struct {
 } rdb_config;
 
 extern rdb_config rdb_cfg;
-extern const sb_arg_t rdb_args[];
+extern const option_decl rdb_args[];
 int rdb_config_load(void);
 
 /* ---- the database of the process ---- */

@@ -11,28 +11,21 @@
 
 rdb_config rdb_cfg;
 
-const sb_arg_t rdb_args[] = {
-  {"rocksdb-path", "database directory (created if missing)", "sysbench-rocksdb",
-   SB_ARG_TYPE_STRING, NULL},
-  {"rocksdb-cache-size", "block cache size", "256M", SB_ARG_TYPE_SIZE, NULL},
-  {"rocksdb-compression", "compression of data blocks {none, snappy, lz4, zstd}", "lz4",
-   SB_ARG_TYPE_STRING, NULL},
-  {"rocksdb-bloom-bits", "bloom filter bits per key, 0 for no filter", "10", SB_ARG_TYPE_INT,
-   NULL},
-  {"rocksdb-write-buffer-size", "memtable size", "64M", SB_ARG_TYPE_SIZE, NULL},
-  {"rocksdb-block-size", "data block size", "16K", SB_ARG_TYPE_SIZE, NULL},
-  {"rocksdb-sync", "fsync the write-ahead log on every commit", "off", SB_ARG_TYPE_BOOL, NULL},
-  {"rocksdb-disable-wal", "write without a write-ahead log (unsafe, faster)", "off",
-   SB_ARG_TYPE_BOOL, NULL},
-  {"rocksdb-direct-io", "O_DIRECT reads and flush/compaction writes", "off", SB_ARG_TYPE_BOOL,
-   NULL},
-  {"rocksdb-options-file", "a RocksDB OPTIONS file to start from (the options above then "
-   "apply only where given on the command line)", NULL, SB_ARG_TYPE_STRING, NULL},
-  {"rocksdb-txn", "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", "pessimistic",
-   SB_ARG_TYPE_STRING, NULL},
-  {"rocksdb-stats", "print RocksDB statistics and the block cache hit rate after the run",
-   "off", SB_ARG_TYPE_BOOL, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+const option_decl rdb_args[] = {
+  {.name = "rocksdb-path", .desc = "database directory (created if missing)", .default_text = "sysbench-rocksdb", .type = SB_ARG_TYPE_STRING},
+  {.name = "rocksdb-cache-size", .desc = "block cache size", .default_text = "256M", .type = SB_ARG_TYPE_SIZE},
+  {.name = "rocksdb-compression", .desc = "compression of data blocks {none, snappy, lz4, zstd}", .default_text = "lz4", .type = SB_ARG_TYPE_STRING},
+  {.name = "rocksdb-bloom-bits", .desc = "bloom filter bits per key, 0 for no filter", .default_text = "10", .type = SB_ARG_TYPE_INT},
+  {.name = "rocksdb-write-buffer-size", .desc = "memtable size", .default_text = "64M", .type = SB_ARG_TYPE_SIZE},
+  {.name = "rocksdb-block-size", .desc = "data block size", .default_text = "16K", .type = SB_ARG_TYPE_SIZE},
+  {.name = "rocksdb-sync", .desc = "fsync the write-ahead log on every commit", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "rocksdb-disable-wal", .desc = "write without a write-ahead log (unsafe, faster)", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "rocksdb-direct-io", .desc = "O_DIRECT reads and flush/compaction writes", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "rocksdb-options-file", .desc = "a RocksDB OPTIONS file to start from (the options above then "
+   "apply only where given on the command line)", .type = SB_ARG_TYPE_STRING},
+  {.name = "rocksdb-txn", .desc = "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", .default_text = "pessimistic", .type = SB_ARG_TYPE_STRING},
+  {.name = "rocksdb-stats", .desc = "print RocksDB statistics and the block cache hit rate after the run", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = NULL}
 };
 
 static const struct {

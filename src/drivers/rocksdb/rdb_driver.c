@@ -282,7 +282,7 @@ const db_driver_def rocksdb_driver_def = {
   .name = "rocksdb",
   .description = "embedded RocksDB driver (no server)",
   .family = DB_FAMILY_KV,
-  .args = rdb_args,
+  .options = rdb_args,
   .ops = &rdb_ops,
   .kv = &rdb_kv_ops,
   DB_DRIVER_INSTANCE(rocksdb_driver_def, "rocksdb", "embedded RocksDB driver (no server)"),

@@ -219,7 +219,7 @@ const db_driver_def tidb_driver_def = {
   .name = "tidb",
   .description = "TiDB driver (MySQL protocol, TiDB's retries, several servers)",
   .family = DB_FAMILY_SQL,
-  .args = tidb_args,
+  .options = tidb_args,
   .needs_commit = false,
   .ops = &tidb_ops,
   DB_DRIVER_INSTANCE(tidb_driver_def, "tidb",

@@ -23,7 +23,7 @@ typedef struct {
 } tidb_settings;
 
 extern tidb_settings tidb_config;
-extern const sb_arg_t tidb_args[];
+extern const option_decl tidb_args[];
 
 int tidb_settings_load(void);
 void tidb_settings_free(void);

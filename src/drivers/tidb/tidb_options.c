@@ -16,28 +16,23 @@
 
 tidb_settings tidb_config;
 
-const sb_arg_t tidb_args[] = {
-  {"tidb-retry-errors", "TiDB errors that restart the transaction at once (write "
-   "conflicts, schema changes, deadlocks, lock wait time-outs)",
-   "9007,8002,8022,8028,1213,1205", SB_ARG_TYPE_LIST, NULL},
-  {"tidb-transient-errors", "TiDB errors that are transient (PD/TiKV time-outs, busy "
-   "stores, unavailable regions): back off, then restart the transaction",
-   "9001,9002,9003,9004,9005", SB_ARG_TYPE_LIST, NULL},
-  {"tidb-backoff-max", "longest back-off after transient errors or an unreachable server, "
-   "in milliseconds", "2000", SB_ARG_TYPE_INT, NULL},
-  {"tidb-txn-mode", "transaction mode set on every connection {pessimistic, optimistic}; "
-   "empty keeps the server's", "", SB_ARG_TYPE_STRING, NULL},
-  {"tidb-session-vars", "session variables set on every (re)connect: name=value,...", "",
-   SB_ARG_TYPE_STRING, NULL},
-  {"tidb-split-regions", "prepare: pre-split each table and its index on k into this many "
-   "regions before loading (0: no split)", "0", SB_ARG_TYPE_INT, NULL},
-  {"tidb-clustered-index", "prepare: primary key kind {on, off, default}", "default",
-   SB_ARG_TYPE_STRING, NULL},
-  {"tidb-shard-row-id-bits", "prepare: SHARD_ROW_ID_BITS of each table (needs "
-   "--tidb-clustered-index=off)", "0", SB_ARG_TYPE_INT, NULL},
-  {"tidb-auto-random", "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT",
-   "off", SB_ARG_TYPE_BOOL, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+const option_decl tidb_args[] = {
+  {.name = "tidb-retry-errors", .desc = "TiDB errors that restart the transaction at once (write "
+   "conflicts, schema changes, deadlocks, lock wait time-outs)", .default_text = "9007,8002,8022,8028,1213,1205", .type = SB_ARG_TYPE_LIST},
+  {.name = "tidb-transient-errors", .desc = "TiDB errors that are transient (PD/TiKV time-outs, busy "
+   "stores, unavailable regions): back off, then restart the transaction", .default_text = "9001,9002,9003,9004,9005", .type = SB_ARG_TYPE_LIST},
+  {.name = "tidb-backoff-max", .desc = "longest back-off after transient errors or an unreachable server, "
+   "in milliseconds", .default_text = "2000", .type = SB_ARG_TYPE_INT},
+  {.name = "tidb-txn-mode", .desc = "transaction mode set on every connection {pessimistic, optimistic}; "
+   "empty keeps the server's", .default_text = "", .type = SB_ARG_TYPE_STRING},
+  {.name = "tidb-session-vars", .desc = "session variables set on every (re)connect: name=value,...", .default_text = "", .type = SB_ARG_TYPE_STRING},
+  {.name = "tidb-split-regions", .desc = "prepare: pre-split each table and its index on k into this many "
+   "regions before loading (0: no split)", .default_text = "0", .type = SB_ARG_TYPE_INT},
+  {.name = "tidb-clustered-index", .desc = "prepare: primary key kind {on, off, default}", .default_text = "default", .type = SB_ARG_TYPE_STRING},
+  {.name = "tidb-shard-row-id-bits", .desc = "prepare: SHARD_ROW_ID_BITS of each table (needs "
+   "--tidb-clustered-index=off)", .default_text = "0", .type = SB_ARG_TYPE_INT},
+  {.name = "tidb-auto-random", .desc = "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = NULL}
 };
 
 /* A list option of error codes into a fresh array; -1 after logging on a bad item. */

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# options.t: the command line of sysbench 1.0.20, differentially: every general, random-number
+# and log option of its --help with a good and a bad value, the deprecated aliases, the dispatch
+# errors and --help / --version, run through both binaries and compared.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$SRCDIR/tests/lib/compat.sh"
+
+# The help text: ours adds options (each listed in differences.txt) and so re-aligns columns.
+same "--help" --allow help-additions -- --help
+same "--version" -- --version
+same "--version wins over a test and command" -- --version cpu run
+same "--help after the test name" --allow help-additions -- cpu --help
+
+# ---- dispatch -------------------------------------------------------------------------------
+same "a compiled-in test without a command" -- cpu
+same "an extra argument" -- cpu run extra
+same "an unknown command" -- cpu foo
+same "an unknown test" -- foo run
+same "a command name as the test" -- run
+same "prepare of a test without it" -- cpu prepare
+same "cleanup of a test without it" -- cpu cleanup
+same "cpu help" -- cpu help
+same "an unknown option" -- cpu run --nosuch=1
+same "an unknown bare option" -- cpu run --nosuch
+same "--test=cpu without a command" -- --test=cpu
+same "--test=cpu with an extra argument" -- --test=cpu run extra
+same "--test=cpu run" -- --test=cpu --events=3 --cpu-max-prime=100 run
+
+# ---- good values ----------------------------------------------------------------------------
+quick=(cpu --events=2 --cpu-max-prime=50)
+for good in --threads=2 --events=5 --time=0 --time=1 "--forced-shutdown=off" \
+            --thread-stack-size=128K --thread-stack-size=1M --rate=0 --report-interval=0 \
+            --report-checkpoints= --debug=off --debug=on --validate --validate=off \
+            --verbosity=0 --verbosity=1 --verbosity=4 --percentile=0 --percentile=99 \
+            --percentile=100 --histogram=off --rand-type=uniform --rand-type=gaussian \
+            --rand-type=pareto --rand-type=special --rand-spec-iter=5 --rand-spec-pct=5 \
+            --rand-spec-res=50 --rand-seed=1 --rand-seed=0 --rand-pareto-h=0.5 \
+            --db-driver=mysql --db-ps-mode=disable --db-debug=on --mysql-host=h1,h2 \
+            --mysql-port=1,2 --mysql-user=x --mysql-db=y --mysql-ignore-errors=all \
+            --mysql-dry-run; do
+  case $good in
+    --debug=on) same "good value $good" --sort -- "${quick[@]}" "$good" run ;;
+    *) same "good value $good" -- "${quick[@]}" "$good" run ;;
+  esac
+done
+same "an option spelled with underscores" -- cpu --cpu_max_prime=50 --events=2 run
+same "the last of a repeated option wins" -- cpu --events=9 --cpu-max-prime=50 --events=2 run
+same "options before the test name" -- --events=2 --cpu-max-prime=50 cpu run
+same "a boolean given as true/false" -- "${quick[@]}" --validate=true --debug=false run
+same "a bare boolean" -- "${quick[@]}" --histogram run
+
+# ---- bad values: 1.0.20's own error line ----------------------------------------------------
+for bad in --threads=abc --threads= --threads --threads=0 --events=abc --time=abc \
+           --forced-shutdown=abc --rate=abc --report-interval=abc \
+           --report-checkpoints=abc --report-checkpoints=-1 --report-checkpoints=1,x \
+           --debug=maybe --validate=2 --histogram=x --verbosity=9 --verbosity=6 \
+           --percentile=101 --percentile=-1 --percentile=abc --rand-type=foo \
+           --rand-seed=abc --rand-spec-iter=x --num-threads=abc \
+           --max-requests=abc --max-time=abc --tx-rate=abc --tx-rate=1.5 \
+           --histogram --percentile=0; do
+  same "bad value $bad" -- "${quick[@]}" "$bad" run
+done
+
+# ---- bad values 1.0.20 accepts and misbehaves on: ours alone (differences.txt says why) -----
+declared reject-negative-limits reject-out-of-range-rand fractional-durations
+same "--threads=-3" --allow reject-negative-threads -- "${quick[@]}" --threads=-3 run
+same "--thread-stack-size=abc" --allow unparsable-numbers -- "${quick[@]}" \
+     --thread-stack-size=abc run
+for bad in --events=-5 --time=-1 --rate=-1 --report-interval=-1 --forced-shutdown=-1 \
+           --rand-spec-iter=0 --rand-spec-pct=200 --rand-spec-res=-5 --rand-pareto-h=5 \
+           --rand-pareto-h=x --thread-stack-size=1 --time=1e11 --warmup-time=1e12 \
+           --forced-shutdown=1e12 --report-checkpoints=1e12 --rate=1e-20 \
+           --report-interval=1e-9 --rand-zipfian-exp=-1; do
+  sb "${quick[@]}" "$bad" run
+  name=${bad%%=*}
+  is "$rc" 1 "$bad is refused (exit 1)"
+  like "$out$err" "Invalid value for (--|the ')?$(echo "${name#--}" | tr - _ | sed 's/_/[-_]/g')" \
+       "$bad: the message names the option"
+  unlike "$out" "Threads started" "$bad: nothing runs"
+done
+sb cpu --time=2.5 --report-interval=0.5 --rate=10.5 --cpu-max-prime=50 --events=3 run
+is "$rc" 0 "fractional --time, --report-interval and --rate are accepted"
+
+# ---- deprecated aliases ---------------------------------------------------------------------
+same "--max-requests" -- cpu --max-requests=3 --cpu-max-prime=50 run
+same "--num-threads" -- cpu --num-threads=2 --events=4 --cpu-max-prime=50 run
+same "--num-threads=1 (the default) says nothing" -- "${quick[@]}" --num-threads=1 run
+same "--num-threads=0 is ignored" -- "${quick[@]}" --num-threads=0 run
+same "--max-time=0 says nothing" -- "${quick[@]}" --max-time=0 run
+same "--tx-rate" -- cpu --tx-rate=1000 --events=3 --cpu-max-prime=50 run
+same "--num-threads and --max-requests together" -- cpu --num-threads=2 --max-requests=4 \
+     --cpu-max-prime=50 run
+same "--test with aliases" -- --test=cpu --max-requests=3 --cpu-max-prime=50 run
+same "--num-threads=-3 is rejected as --threads=-3" --allow reject-negative-threads -- \
+     "${quick[@]}" --num-threads=-3 run
+for alias in --max-requests=-5 --tx-rate=-1; do
+  sb "${quick[@]}" "$alias" run
+  is "$rc" 1 "$alias is refused as its new name would be (exit 1)"
+  like "$out" "^WARNING: ${alias%%=*} is deprecated" "$alias: 1.0.20's deprecation warning first"
+  like "$out" "Invalid value for --(events|rate): -[0-9]+" "$alias: the new option's message"
+done
+
+done_testing
