@@ -559,7 +559,7 @@ oltp_backends = oltp_backends or {}
 oltp_backends.tidb = oltp_backends.tidb or tidb_backend
 
 local function backend_for(drv)
-   local named = oltp_backends[drv:name()]
+   local named = oltp_backends[drv:driver_name()]
    if named ~= nil then
       return named
    end
