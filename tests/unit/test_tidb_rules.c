@@ -29,6 +29,12 @@ static void errors(void)
      "8004's advice names txn-total-size-limit");
   ok(strstr(tidb_error_advice(8025), "txn-entry-size-limit") != NULL,
      "8025's advice names txn-entry-size-limit");
+  ok(tidb_error_kind_of(&defaults, 8216) == TIDB_ERROR_HOPELESS &&
+     strstr(tidb_error_advice(8216), "--tidb-auto-random") != NULL,
+     "8216 (explicit id on an AUTO_RANDOM column) is fatal, naming --tidb-auto-random");
+  ok(tidb_error_kind_of(&defaults, 2013) == TIDB_ERROR_OTHER &&
+     strstr(tidb_error_name(2013), "connection lost") != NULL,
+     "2013 is named for the report and left to the reconnect rules");
   ok(tidb_error_kind_of(&defaults, 1146) == TIDB_ERROR_OTHER,
      "a SQL error such as 1146 is left to --mysql-ignore-errors");
   ok(tidb_error_advice(9007) == NULL && strcmp(tidb_error_name(9007), "write conflict") == 0,

@@ -35,8 +35,8 @@ const sb_arg_t tidb_args[] = {
    SB_ARG_TYPE_STRING, NULL},
   {"tidb-shard-row-id-bits", "prepare: SHARD_ROW_ID_BITS of each table (needs "
    "--tidb-clustered-index=off)", "0", SB_ARG_TYPE_INT, NULL},
-  {"tidb-auto-random", "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT",
-   "off", SB_ARG_TYPE_BOOL, NULL},
+  {"tidb-auto-random", "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT; "
+   "run: the workloads may write ids on such tables", "off", SB_ARG_TYPE_BOOL, NULL},
   {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
 };
 
@@ -119,7 +119,8 @@ int tidb_settings_load(void)
   }
 
   /* Session statements: the transaction mode first, then the user's variables. */
-  t->session = calloc(MAX_SESSION_VARS + 1, sizeof(char *));
+  /* the transaction mode, explicit AUTO_RANDOM ids, the user's variables, a NULL */
+  t->session = calloc(MAX_SESSION_VARS + 3, sizeof(char *));
   if (t->session == NULL)
     return -1;
   if (*mode != '\0') {
@@ -127,6 +128,10 @@ int tidb_settings_load(void)
     snprintf(sql, sizeof(sql), "SET SESSION tidb_txn_mode = '%s'", mode);
     t->session[t->session_count++] = strdup(sql);
   }
+  /* AUTO_RANDOM tables: the load writes ids 1..N and the workloads' DELETE/INSERT pairs
+     write back the id they deleted; TiDB refuses both (8216) unless the session allows it. */
+  if (opt_bool("tidb-auto-random"))
+    t->session[t->session_count++] = strdup("SET SESSION allow_auto_random_explicit_insert = 1");
   int n = tidb_session_statements(opt_string("tidb-session-vars"),
                                   t->session + t->session_count, MAX_SESSION_VARS, why,
                                   sizeof(why));

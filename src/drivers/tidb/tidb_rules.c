@@ -54,6 +54,10 @@ static const struct {
    "a single row or index entry is larger than TiDB's txn-entry-size-limit (6 MB by "
    "default): store smaller values or raise txn-entry-size-limit in the TiDB configuration"},
   {8027, "schema outdated", NULL},
+  {8216, "explicit id on an AUTO_RANDOM column",
+   "the table's id is AUTO_RANDOM (prepared with --tidb-auto-random?) and the workload writes "
+   "ids itself: give --tidb-auto-random to this command too, or "
+   "--tidb-session-vars=allow_auto_random_explicit_insert=1"},
   {8028, "information schema changed", NULL},
   {9001, "PD server timeout", NULL},
   {9002, "TiKV server timeout", NULL},
@@ -67,6 +71,11 @@ static const struct {
    "the transaction is larger than TiDB allows: make transactions smaller or raise "
    "txn-total-size-limit in the TiDB configuration"},
   {1205, "lock wait timeout", NULL},
+  {1317, "query interrupted", NULL},
+  {2006, "server gone away (reconnected)", NULL},
+  {2011, "connection error (reconnected)", NULL},
+  {2013, "connection lost (reconnected)", NULL},
+  {2055, "connection lost (reconnected)", NULL},
   {1213, "deadlock", NULL},
 };
 
