@@ -22,7 +22,7 @@
 # Environment knobs (all optional):
 #   TIDB_SANDBOX_ARCHIVE        the .xz (default <repository>/../shared/tidb/tidb-server.xz)
 #   TIDB_SANDBOX_CACHE          where the decompressed binary is kept (default
-#                               ${TMPDIR:-/tmp}/tidb-cache)
+#                               ${TMPDIR:-/tmp}/tidb-cache-UID)
 #   TIDB_SANDBOX_PORT_MIN/MAX   random port range (default 20000-32000)
 #   TIDB_SANDBOX_MEMORY         tidb_server_memory_limit (default 1GB)
 #   TIDB_SANDBOX_TIMEOUT        seconds to wait for startup (default 60)
@@ -33,7 +33,7 @@ set -o pipefail
 PROG=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ARCHIVE=${TIDB_SANDBOX_ARCHIVE:-$HERE/../../shared/tidb/tidb-server.xz}
-CACHE=${TIDB_SANDBOX_CACHE:-${TMPDIR:-/tmp}/tidb-cache}
+CACHE=${TIDB_SANDBOX_CACHE:-${TMPDIR:-/tmp}/tidb-cache-$(id -u)}
 PORT_MIN=${TIDB_SANDBOX_PORT_MIN:-20000}
 PORT_MAX=${TIDB_SANDBOX_PORT_MAX:-32000}
 MEMORY=${TIDB_SANDBOX_MEMORY:-1GB}
