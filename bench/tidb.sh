@@ -177,7 +177,7 @@ ours_9007=$(awk '$1 == "9007" { print $NF; exit }' "$work/conflict.ours")
 printf '  ref  (1.0.20, --db-driver=mysql): exit %s; %s\n' "$ref_rc" "${ref_line:-no error line}"
 printf '  ours (--db-driver=tidb):           exit %s; %s transactions, %s retried (9007: %s)\n' \
     "$ours_rc" "$ours_trx" "$ours_ignored" "${ours_9007:-0}"
-sed -n '/^TiDB errors by code:/,/^$/p' "$work/conflict.ours" | sed 's/^/    /'
+sed -n '/^TiDB errors by code:/,/^$/p' "$work/conflict.ours" | sed '/^$/d; s/^/    /'
 verdict=met
 [ "$ref_rc" != 0 ] && [ "$ours_rc" = 0 ] && [ "$ours_trx" = 2000 ] || verdict="NOT met"
 summaries+=("$(printf 'optimistic oltp_read_write: 1.0.20 exit %s (%s); ours exit %s, %s/2000 transactions, %s write conflicts retried   [goal: ref aborts, ours completes: %s]' \

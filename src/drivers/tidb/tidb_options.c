@@ -118,8 +118,8 @@ int tidb_settings_load(void)
     return -1;
   }
 
-  /* Session statements: the transaction mode first, then the user's variables. */
-  /* the transaction mode, explicit AUTO_RANDOM ids, the user's variables, a NULL */
+  /* Session statements: the transaction mode, explicit AUTO_RANDOM ids, then the user's
+     variables (and a NULL). */
   t->session = calloc(MAX_SESSION_VARS + 3, sizeof(char *));
   if (t->session == NULL)
     return -1;
