@@ -27,6 +27,7 @@ static const char *const internal_modules[] = {
   "sysbench.tidb",
   "sysbench.histogram",
   "sysbench.compat",
+  "sysbench.oltp_compat",
   NULL
 };
 

@@ -372,13 +372,62 @@ local function tidb_table_spec()
    }
 end
 
--- Rows of SHOW TABLE ... REGIONS (one per region), or nil where the server cannot say.
-local function region_count(con, sql)
-   local ok, rs = pcall(con.query, con, sql)
-   if not ok or rs == nil then
+-- Pre-splits the rows and the index on k into --tidb-split-regions regions each. TiDB wants
+-- at least 1000 ids per region of an id range: a table too small for that many gets the
+-- most it accepts (none below 2), said in one line, and the load goes on.
+local function split_regions(con, table_num, rows, spec)
+   local asked = sysbench.opt.tidb_split_regions
+   if asked < 2 or rows == 0 then
+      return
+   end
+   local row_regions = sysbench.tidb.split_regions_accepted(rows, asked, spec)
+   local note = ""
+   if row_regions < asked then
+      note = string.format(" (its %d rows %s: TiDB needs at least %d rows per region)", rows,
+                           row_regions < 2 and "stay in 1 region" or
+                              "into " .. row_regions .. " only",
+                           sysbench.tidb.MIN_KEYS_PER_REGION)
+   end
+   print(string.format("Splitting 'sbtest%d' into %d regions...%s", table_num, asked, note))
+   if row_regions >= 2 then
+      con:query(sysbench.tidb.split_table_sql(table_num, rows, row_regions, spec))
+   end
+   if spec.index_k then
+      con:query(sysbench.tidb.split_index_sql(table_num, rows, asked))
+   end
+end
+
+-- The regions of sbtest<N> holding its rows and those holding its index on k (nil when
+-- not created), or nil where the server cannot say. SHOW TABLE ... REGIONS also lists the
+-- index regions, told apart by their end keys.
+local function region_counts(con, table_num, with_index)
+   local ok, id = pcall(con.query_row, con, string.format(
+      "SELECT TIDB_TABLE_ID FROM information_schema.tables " ..
+      "WHERE table_schema = DATABASE() AND table_name = 'sbtest%d'", table_num))
+   local rs
+   if ok and id ~= nil then
+      ok, rs = pcall(con.query, con, sysbench.tidb.show_regions_sql(table_num))
+   end
+   if not ok or rs == nil or id == nil then
       return nil
    end
-   return rs.nrows
+   local data = 0
+   for _ = 1, rs.nrows do
+      local row = rs:fetch_row()
+      if sysbench.tidb.region_holds_rows(row[3] or "", tonumber(id)) then
+         data = data + 1
+      end
+   end
+   if not with_index then
+      return data
+   end
+   local index
+   ok, rs = pcall(con.query, con, string.format("SHOW TABLE sbtest%d INDEX k_%d REGIONS",
+                                                table_num, table_num))
+   if ok and rs ~= nil then
+      index = rs.nrows
+   end
+   return data, index
 end
 
 function tidb_backend.create_table(drv, con, table_num)
@@ -391,27 +440,15 @@ function tidb_backend.create_table(drv, con, table_num)
    if opt.create_secondary then
       print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
    end
-   local regions = opt.tidb_split_regions
-   if regions > 1 then
-      print(string.format("Splitting 'sbtest%d' into %d regions...", table_num, regions))
-      con:query(sysbench.tidb.split_table_sql(table_num, rows, regions, spec))
-      if opt.create_secondary then
-         con:query(sysbench.tidb.split_index_sql(table_num, rows, regions))
-      end
-   end
+   split_regions(con, table_num, rows, spec)
    if rows > 0 then
       print(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
    end
-   -- AUTO_RANDOM ids are random; the workloads read ids 1..N, so the load writes those.
-   if spec.auto_random then
-      con:query("SET SESSION allow_auto_random_explicit_insert = 1")
-   end
+   -- AUTO_RANDOM ids are random; the workloads read ids 1..N, so the load writes those
+   -- (the driver allows explicit ids on every connection with --tidb-auto-random).
    load_rows(con, table_num, spec.auto_random or not opt.auto_inc)
 
-   local data = region_count(con, sysbench.tidb.show_regions_sql(table_num))
-   local index = opt.create_secondary and
-      region_count(con, string.format("SHOW TABLE sbtest%d INDEX k_%d REGIONS", table_num,
-                                      table_num))
+   local data, index = region_counts(con, table_num, opt.create_secondary)
    if data ~= nil and index then
       print(string.format("Table 'sbtest%d': %d regions of rows, %d of its index on k",
                           table_num, data, index))
@@ -520,7 +557,7 @@ oltp_backends = oltp_backends or {}
 oltp_backends.tidb = oltp_backends.tidb or tidb_backend
 
 local function backend_for(drv)
-   local named = oltp_backends[drv:name()]
+   local named = oltp_backends[drv:driver_name()]
    if named ~= nil then
       return named
    end

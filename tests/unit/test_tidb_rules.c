@@ -29,6 +29,12 @@ static void errors(void)
      "8004's advice names txn-total-size-limit");
   ok(strstr(tidb_error_advice(8025), "txn-entry-size-limit") != NULL,
      "8025's advice names txn-entry-size-limit");
+  ok(tidb_error_kind_of(&defaults, 8216) == TIDB_ERROR_HOPELESS &&
+     strstr(tidb_error_advice(8216), "--tidb-auto-random") != NULL,
+     "8216 (explicit id on an AUTO_RANDOM column) is fatal, naming --tidb-auto-random");
+  ok(tidb_error_kind_of(&defaults, 2013) == TIDB_ERROR_OTHER &&
+     strstr(tidb_error_name(2013), "connection lost") != NULL,
+     "2013 is named for the report and left to the reconnect rules");
   ok(tidb_error_kind_of(&defaults, 1146) == TIDB_ERROR_OTHER,
      "a SQL error such as 1146 is left to --mysql-ignore-errors");
   ok(tidb_error_advice(9007) == NULL && strcmp(tidb_error_name(9007), "write conflict") == 0,
@@ -118,6 +124,30 @@ static void ddl(void)
   tidb_show_regions_sql(sql, sizeof(sql), 7);
   ok(strcmp(sql, "SHOW TABLE sbtest7 REGIONS") == 0, "regions are counted with SHOW TABLE ... REGIONS");
   ok(tidb_split_table_sql(sql, 10, 1, 1000000, 16, &s) == -1, "a buffer too small is reported");
+
+  /* TiDB wants at least 1000 ids per region of an id range (error 8212 otherwise). */
+  ok(tidb_split_regions_accepted(1000000, 16, &s) == 16, "a big table gets the regions asked for");
+  ok(tidb_split_regions_accepted(2000, 4, &s) == 2, "2000 rows split into 2 regions, not 4");
+  ok(tidb_split_regions_accepted(3999, 4, &s) == 3, "3999 rows: 3 regions of at least 1000 ids");
+  ok(tidb_split_regions_accepted(999, 4, &s) == 0, "fewer than 1000 rows: no split");
+  ok(tidb_split_regions_accepted(0, 4, &s) == 0, "an empty table: no split");
+  s.auto_random = true;
+  ok(tidb_split_regions_accepted(2000, 4, &s) == 4,
+     "random ids spread over the whole id space: any number of regions");
+  s = base();
+  s.clustered = TIDB_CLUSTERED_OFF;
+  ok(tidb_split_regions_accepted(10, 8, &s) == 8, "hidden row ids: any number of regions");
+
+  /* SHOW TABLE t REGIONS lists the index regions too; only some hold rows. */
+  ok(tidb_region_holds_rows("t_110_r_1001", 110), "a region ending inside the rows holds rows");
+  ok(tidb_region_holds_rows("t_112_", 110), "a region ending in the next table holds rows");
+  ok(tidb_region_holds_rows("", 110), "the last region of the key space holds rows");
+  ok(!tidb_region_holds_rows("t_110_i_1_0380000000000003e9030000000000", 110),
+     "a region ending inside an index holds no rows");
+  ok(!tidb_region_holds_rows("t_110_i_2_", 110), "a region ending after an index holds no rows");
+  ok(!tidb_region_holds_rows("t_110_r", 110), "a region ending at the first row key holds no rows");
+  ok(!tidb_region_holds_rows("t_110_", 110), "a region ending at the table's start holds no rows");
+  ok(tidb_region_holds_rows("t_1100_i_1_", 110), "a longer table id is another table");
 }
 
 static void session_vars(void)

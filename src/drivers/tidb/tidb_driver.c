@@ -80,7 +80,7 @@ static void connect_failed(const mysqldrv_endpoint *ep, const char *why)
 static void reconnect_endpoint(mysqldrv_endpoint *ep, unsigned attempt)
 {
   if (attempt == 0)
-    tidb_server_failed(ep->index);
+    tidb_server_dropped(ep->index);
   if (!tidb_server_usable(ep->index))
     tidb_choose_endpoint(ep);
 }

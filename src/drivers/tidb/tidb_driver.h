@@ -37,6 +37,9 @@ void tidb_servers_free(void);
 /* A server that refused or dropped a connection is skipped for a while (back-off doubling
    from 100 ms to 10 s per consecutive failure); a success clears that. */
 void tidb_server_failed(unsigned index);
+/* The same back-off for a server that dropped a connection (KILL, restart, network), without
+   counting a failed connect: the report's "failed connects" are connection attempts only. */
+void tidb_server_dropped(unsigned index);
 void tidb_server_ok(unsigned index);
 bool tidb_server_usable(unsigned index);
 

@@ -31,7 +31,8 @@ const option_decl tidb_args[] = {
   {.name = "tidb-clustered-index", .desc = "prepare: primary key kind {on, off, default}", .default_text = "default", .type = SB_ARG_TYPE_STRING},
   {.name = "tidb-shard-row-id-bits", .desc = "prepare: SHARD_ROW_ID_BITS of each table (needs "
    "--tidb-clustered-index=off)", .default_text = "0", .type = SB_ARG_TYPE_INT},
-  {.name = "tidb-auto-random", .desc = "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "tidb-auto-random", .desc = "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT; "
+   "run: the workloads may write ids on such tables", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}
 };
 
@@ -113,8 +114,9 @@ int tidb_settings_load(void)
     return -1;
   }
 
-  /* Session statements: the transaction mode first, then the user's variables. */
-  t->session = calloc(MAX_SESSION_VARS + 1, sizeof(char *));
+  /* Session statements: the transaction mode, explicit AUTO_RANDOM ids, then the user's
+     variables (and a NULL). */
+  t->session = calloc(MAX_SESSION_VARS + 3, sizeof(char *));
   if (t->session == NULL)
     return -1;
   if (*mode != '\0') {
@@ -122,6 +124,10 @@ int tidb_settings_load(void)
     snprintf(sql, sizeof(sql), "SET SESSION tidb_txn_mode = '%s'", mode);
     t->session[t->session_count++] = strdup(sql);
   }
+  /* AUTO_RANDOM tables: the load writes ids 1..N and the workloads' DELETE/INSERT pairs
+     write back the id they deleted; TiDB refuses both (8216) unless the session allows it. */
+  if (opt_bool("tidb-auto-random"))
+    t->session[t->session_count++] = strdup("SET SESSION allow_auto_random_explicit_insert = 1");
   int n = tidb_session_statements(opt_string("tidb-session-vars"),
                                   t->session + t->session_count, MAX_SESSION_VARS, why,
                                   sizeof(why));

@@ -54,6 +54,10 @@ static const struct {
    "a single row or index entry is larger than TiDB's txn-entry-size-limit (6 MB by "
    "default): store smaller values or raise txn-entry-size-limit in the TiDB configuration"},
   {8027, "schema outdated", NULL},
+  {8216, "explicit id on an AUTO_RANDOM column",
+   "the table's id is AUTO_RANDOM (prepared with --tidb-auto-random?) and the workload writes "
+   "ids itself: give --tidb-auto-random to this command too, or "
+   "--tidb-session-vars=allow_auto_random_explicit_insert=1"},
   {8028, "information schema changed", NULL},
   {9001, "PD server timeout", NULL},
   {9002, "TiKV server timeout", NULL},
@@ -67,6 +71,11 @@ static const struct {
    "the transaction is larger than TiDB allows: make transactions smaller or raise "
    "txn-total-size-limit in the TiDB configuration"},
   {1205, "lock wait timeout", NULL},
+  {1317, "query interrupted", NULL},
+  {2006, "server gone away (reconnected)", NULL},
+  {2011, "connection error (reconnected)", NULL},
+  {2013, "connection lost (reconnected)", NULL},
+  {2055, "connection lost (reconnected)", NULL},
   {1213, "deadlock", NULL},
 };
 
@@ -171,13 +180,30 @@ int tidb_create_table_sql(char *buf, size_t len, unsigned table, const tidb_tabl
                          s->extra != NULL ? s->extra : ""), len);
 }
 
+/* Rows keyed by a random id, or by the hidden row id of a sharded or non-clustered table,
+   spread over the whole handle space. Otherwise the ids 1..rows are the keys. */
+static bool split_whole_handle_space(const tidb_table_spec *s)
+{
+  return s->auto_random || s->shard_row_id_bits > 0 || s->clustered == TIDB_CLUSTERED_OFF ||
+         s->secondary_pk;
+}
+
+const unsigned tidb_min_keys_per_region = TIDB_MIN_KEYS_PER_REGION;
+
+unsigned tidb_split_regions_accepted(uint64_t rows, unsigned regions, const tidb_table_spec *s)
+{
+  if (split_whole_handle_space(s))
+    return regions;
+  /* TiDB splits the ids 1..rows + 1 in steps of rows / regions and wants each step to hold
+     at least TIDB_MIN_KEYS_PER_REGION ids. */
+  uint64_t most = rows / TIDB_MIN_KEYS_PER_REGION;
+  return most < regions ? (unsigned) most : regions;
+}
+
 int tidb_split_table_sql(char *buf, size_t len, unsigned table, uint64_t rows,
                          unsigned regions, const tidb_table_spec *s)
 {
-  /* Rows keyed by a random id, or by the hidden row id of a sharded table, spread over the
-     whole handle space: split all of it. Otherwise the ids 1..rows are the keys. */
-  if (s->auto_random || s->shard_row_id_bits > 0 || s->clustered == TIDB_CLUSTERED_OFF ||
-      s->secondary_pk)
+  if (split_whole_handle_space(s))
     return finish(snprintf(buf, len, "SPLIT TABLE sbtest%u BETWEEN (0) AND "
                            "(9223372036854775807) REGIONS %u", table, regions), len);
   return finish(snprintf(buf, len, "SPLIT TABLE sbtest%u BETWEEN (1) AND (%llu) REGIONS %u",
@@ -195,6 +221,19 @@ int tidb_split_index_sql(char *buf, size_t len, unsigned table, uint64_t rows,
 int tidb_show_regions_sql(char *buf, size_t len, unsigned table)
 {
   return finish(snprintf(buf, len, "SHOW TABLE sbtest%u REGIONS", table), len);
+}
+
+bool tidb_region_holds_rows(const char *end_key, int64_t table_id)
+{
+  char prefix[32];
+  int n = snprintf(prefix, sizeof(prefix), "t_%lld_", (long long) table_id);
+
+  if (end_key == NULL || strncmp(end_key, prefix, (size_t) n) != 0)
+    return true;         /* ends in a later table, or at the end of the key space */
+  const char *rest = end_key + n;
+  /* Index keys ("i...") sort before row keys ("r"); a region ending at the first row key,
+     or at the table's start, holds none. */
+  return !(*rest == '\0' || *rest == 'i' || strcmp(rest, "r") == 0);
 }
 
 /* ---- --tidb-session-vars ---- */

@@ -71,6 +71,17 @@ bool tidb_table_spec_valid(const tidb_table_spec *spec, char *why, size_t why_le
 /* Each writes a NUL-terminated statement into buf and returns its length, or -1 if it did
    not fit. */
 int tidb_create_table_sql(char *buf, size_t len, unsigned table, const tidb_table_spec *spec);
+/* TiDB refuses (error 8212) to split an integer key range into regions of fewer than this
+   many keys. */
+#define TIDB_MIN_KEYS_PER_REGION 1000
+extern const unsigned tidb_min_keys_per_region;   /* the same, for Lua */
+
+/* How many regions of rows TiDB accepts for a table of `rows` rows when `regions` are asked
+   for: `regions` when the split covers the whole row id space (auto random ids, a sharded or
+   non-clustered key), otherwise at most rows / TIDB_MIN_KEYS_PER_REGION. Below 2 there is
+   nothing to split. */
+unsigned tidb_split_regions_accepted(uint64_t rows, unsigned regions,
+                                     const tidb_table_spec *spec);
 /* Pre-split the table's rows (ids 1..rows) into `regions` regions. */
 int tidb_split_table_sql(char *buf, size_t len, unsigned table, uint64_t rows,
                          unsigned regions, const tidb_table_spec *spec);
@@ -78,6 +89,10 @@ int tidb_split_table_sql(char *buf, size_t len, unsigned table, uint64_t rows,
 int tidb_split_index_sql(char *buf, size_t len, unsigned table, uint64_t rows,
                          unsigned regions);
 int tidb_show_regions_sql(char *buf, size_t len, unsigned table);
+/* Whether a region of SHOW TABLE ... REGIONS (given its END_KEY as shown, "t_<id>_r_<n>",
+   "t_<id>_i_<index>_<hex>", ...) holds rows of table `table_id`: the listing also names the
+   regions of the table's indexes, which end at or before the table's first row key. */
+bool tidb_region_holds_rows(const char *end_key, int64_t table_id);
 
 /* Parse --tidb-session-vars ("name=value,name='a,b',..."; commas inside quotes are kept)
    into "SET SESSION name = value" statements, at most `max`. Returns the count, or -1 with

@@ -57,18 +57,30 @@ void tidb_servers_free(void)
   error_code_count = 0;
 }
 
-void tidb_server_failed(unsigned index)
+/* Skip the server for the next, doubled, back-off period; count a failed connect or not. */
+static void back_off_server(unsigned index, bool failed_connect)
 {
   if (servers == NULL || index >= tidb_server_count)
     return;
   pthread_mutex_lock(&servers_mutex);
   server_state *s = &servers[index];
-  s->failures++;
+  if (failed_connect)
+    s->failures++;
   s->skip_ns = s->skip_ns == 0 ? SKIP_MIN_NS : s->skip_ns * 2;
   if (s->skip_ns > SKIP_MAX_NS)
     s->skip_ns = SKIP_MAX_NS;
   s->skip_until_ns = clock_now_ns() + s->skip_ns;
   pthread_mutex_unlock(&servers_mutex);
+}
+
+void tidb_server_failed(unsigned index)
+{
+  back_off_server(index, true);
+}
+
+void tidb_server_dropped(unsigned index)
+{
+  back_off_server(index, false);
 }
 
 void tidb_server_ok(unsigned index)

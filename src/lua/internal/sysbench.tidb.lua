@@ -6,6 +6,8 @@
 --                 engine = "innodb", extra = ""}
 --   sysbench.tidb.create_table_sql(1, spec)   --> CREATE TABLE sbtest1(...) with TiDB's options
 --   sysbench.tidb.split_table_sql(1, rows, regions, spec), split_index_sql(1, rows, regions)
+--   sysbench.tidb.split_regions_accepted(rows, regions, spec) --> regions of rows TiDB takes
+--   sysbench.tidb.region_holds_rows(end_key, table_id)  --> does a SHOW ... REGIONS row hold rows
 
 ffi = require("ffi")
 
@@ -29,6 +31,10 @@ int tidb_split_table_sql(char *buf, size_t len, unsigned table, uint64_t rows,
 int tidb_split_index_sql(char *buf, size_t len, unsigned table, uint64_t rows,
                          unsigned regions);
 int tidb_show_regions_sql(char *buf, size_t len, unsigned table);
+unsigned tidb_split_regions_accepted(uint64_t rows, unsigned regions,
+                                     const tidb_table_spec *spec);
+bool tidb_region_holds_rows(const char *end_key, int64_t table_id);
+extern const unsigned tidb_min_keys_per_region;
 ]]
 
 local C = ffi.C
@@ -83,6 +89,20 @@ end
 
 function sysbench.tidb.split_index_sql(table_num, rows, regions)
    return build(C.tidb_split_index_sql, table_num, rows, regions)
+end
+
+function sysbench.tidb.split_regions_accepted(rows, regions, spec)
+   local s, keep = c_spec(spec)
+   local n = tonumber(C.tidb_split_regions_accepted(rows, regions, s))
+   keep = nil
+   return n
+end
+
+-- TiDB's least number of ids per region of an id range
+sysbench.tidb.MIN_KEYS_PER_REGION = tonumber(C.tidb_min_keys_per_region)
+
+function sysbench.tidb.region_holds_rows(end_key, table_id)
+   return C.tidb_region_holds_rows(end_key, table_id)
 end
 
 function sysbench.tidb.show_regions_sql(table_num)
