@@ -68,6 +68,7 @@ int pgsqldrv_connect(db_conn *con)
   if (c == NULL)
     return -1;
   con->ptr = c;
+  c->wire.fd = -1;
   pgsqldrv_next_endpoint(&c->endpoint);
   if (pgsqldrv_config.dry_run)
     return 0;
@@ -82,12 +83,14 @@ int pgsqldrv_connect(db_conn *con)
     return -1;
   }
   c->session = 1;
+  pgsqldrv_wire_attach(c);
   return 0;
 }
 
 static void close_handle(pgsqldrv_conn *c)
 {
   pgsqldrv_drop_pending(c);
+  pgsqldrv_wire_detach(c);
   if (c->pg != NULL) {
     PQfinish(c->pg);
     c->pg = NULL;
@@ -127,5 +130,6 @@ int pgsqldrv_reconnect(db_conn *con)
     return -1;
   }
   c->session++;
+  pgsqldrv_wire_attach(c);
   return 0;
 }

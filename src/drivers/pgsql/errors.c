@@ -32,16 +32,9 @@ static int reconnect_until_done(db_conn *con)
   }
 }
 
-/* The error's primary message: the server's, or the first line of libpq's own. */
-static void error_message(const PGresult *res, PGconn *pg, char *buf, size_t len)
+/* The first line of a message. */
+static void first_line(const char *text, char *buf, size_t len)
 {
-  const char *text = NULL;
-  if (res != NULL)
-    text = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-  if (text == NULL && res != NULL)
-    text = PQresultErrorMessage(res);
-  if ((text == NULL || *text == '\0') && pg != NULL)
-    text = PQerrorMessage(pg);
   if (text == NULL)
     text = "";
   snprintf(buf, len, "%.*s", (int) strcspn(text, "\n"), text);
@@ -50,24 +43,40 @@ static void error_message(const PGresult *res, PGconn *pg, char *buf, size_t len
 db_error_t pgsqldrv_fail(db_conn *con, const PGresult *res, const pgsqldrv_failure *how)
 {
   PGconn *pg = pgsqldrv_handle(con);
-  bool lost = pg == NULL || PQstatus(pg) == CONNECTION_BAD;
+  pgsqldrv_error e = {
+    .state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL,
+    .message = res != NULL ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL,
+    .full = res != NULL ? PQresultErrorMessage(res) : NULL,
+    .status = res != NULL ? (int) PQresultStatus(res) : (int) PGRES_FATAL_ERROR,
+    .lost = pg == NULL || PQstatus(pg) == CONNECTION_BAD,
+  };
+  /* libpq's own errors (a lost connection) have no primary field: its message then */
+  if (e.message == NULL)
+    e.message = e.full != NULL && *e.full != '\0' ? e.full : pg != NULL ? PQerrorMessage(pg) : "";
+  if (e.full == NULL || *e.full == '\0')
+    e.full = pg != NULL ? PQerrorMessage(pg) : "";
+  return pgsqldrv_fail_with(con, &e, how);
+}
+
+db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsqldrv_failure *how)
+{
+  pgsqldrv_conn *c = con->ptr;
   char message[512], state[6];
-  const char *server_state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-  int status = res != NULL ? (int) PQresultStatus(res) : (int) PGRES_FATAL_ERROR;
 
-  /* copied now: a reconnect frees the handle the texts live in */
-  error_message(res, pg, message, sizeof(message));
-  if (server_state != NULL)
-    snprintf(state, sizeof(state), "%s", server_state);
-  else
-    snprintf(state, sizeof(state), "%s", lost ? PGSQL_STATE_CONNECTION_FAILURE : "");
+  /* copied now: a reconnect frees what the texts point into */
+  first_line(e->message, message, sizeof(message));
+  snprintf(state, sizeof(state), "%s",
+           e->state != NULL ? e->state : e->lost ? PGSQL_STATE_CONNECTION_FAILURE : "");
 
-  switch (pgsqldrv_classify(&pgsqldrv_config, state, lost)) {
+  switch (pgsqldrv_classify(&pgsqldrv_config, state, e->lost)) {
     case PGSQL_ERROR_CLASS_IGNORABLE:
       log_text(LOG_DEBUG, "Ignoring error %s %s", state, message);
       db_set_error(con, DB_ERROR_IGNORABLE, 0, state, message);
-      if (PQtransactionStatus(pg) == PQTRANS_INERROR)
-        PQclear(PQexec(pg, "ROLLBACK"));
+      if (!e->lost && c != NULL && c->pg != NULL && pgsqldrv_transaction_failed(c)) {
+        pgsqldrv_wire_release(c);
+        PQclear(PQexec(c->pg, "ROLLBACK"));
+        c->wire.used_last = false;
+      }
       return DB_ERROR_IGNORABLE;
 
     case PGSQL_ERROR_CLASS_RECONNECT:
@@ -84,10 +93,9 @@ db_error_t pgsqldrv_fail(db_conn *con, const PGresult *res, const pgsqldrv_failu
     case PGSQL_ERROR_CLASS_FATAL:
     default:
       if (how->full_message)
-        log_text(LOG_FATAL, "%s() failed: %s", how->call,
-                 res != NULL ? PQresultErrorMessage(res) : pg != NULL ? PQerrorMessage(pg) : "");
+        log_text(LOG_FATAL, "%s() failed: %s", how->call, e->full != NULL ? e->full : message);
       else
-        log_text(LOG_FATAL, "%s() failed: %d %s", how->call, status, message);
+        log_text(LOG_FATAL, "%s() failed: %d %s", how->call, e->status, message);
       if (how->query != NULL)
         log_text(LOG_FATAL, "failed query was: %.*s", (int) how->query_len, how->query);
       db_set_error(con, DB_ERROR_FATAL, 0, state, message);

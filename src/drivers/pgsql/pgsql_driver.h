@@ -99,12 +99,22 @@ typedef struct {
   bool full_message;           /* "<call>() failed: <libpq's whole message>" (PQprepare) */
 } pgsqldrv_failure;
 
+/* An error as the server (or libpq) reported it. */
+typedef struct {
+  const char *state;           /* SQLSTATE; NULL when there is none */
+  const char *message;         /* the primary message, one line */
+  const char *full;            /* libpq's whole message, for full_message lines */
+  int status;                  /* ExecStatusType (PGRES_FATAL_ERROR is 7), as 1.0.20 logs it */
+  bool lost;                   /* the connection is gone */
+} pgsqldrv_error;
+
 /*
- * Turn a failed result (res may be NULL when libpq returned none) into the connection's
- * error: fatal errors are logged, an ignorable one rolls back the transaction it aborted, a
- * lost connection that is ignorable is reconnected (and counted) first. Returns the
- * db_error_t for the caller to hand back to db.c. Does not free res.
+ * Turn an error into the connection's error: fatal errors are logged, an ignorable one rolls
+ * back the transaction it aborted, a lost connection that is ignorable is reconnected (and
+ * counted) first. Returns the db_error_t for the caller to hand back to db.c.
  */
+db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsqldrv_failure *how);
+/* The same for a failed libpq call: res may be NULL when libpq returned none; not freed. */
 db_error_t pgsqldrv_fail(db_conn *con, const PGresult *res, const pgsqldrv_failure *how);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -129,12 +139,27 @@ typedef struct {
   size_t count, next, capacity;
 } pgsqldrv_pending;
 
+/* The wire path's state on one connection (wire.c). */
+typedef struct {
+  int fd;                      /* the plain socket; -1: libpq does all I/O */
+  bool blocking;               /* the socket is in blocking mode (ours), not libpq's */
+  bool used_last;              /* the last statement went this way (its status is ours) */
+  char transaction;            /* 'I' idle, 'T' in a transaction, 'E' in a failed one */
+  unsigned char *in;           /* responses: bytes [0, in_len), parsed up to in_pos */
+  size_t in_cap, in_len, in_pos;
+  unsigned char *out;          /* the request being built */
+  size_t out_cap;
+  uint32_t *rows;              /* rows of the open result: offsets of DataRow payloads */
+  size_t row_cap, row_count;
+} pgsqldrv_wire;
+
 typedef struct {
   PGconn *pg;                  /* NULL while disconnected (or in a dry run) */
   pgsqldrv_endpoint endpoint;  /* the server this connection talks to */
   uint32_t session;            /* bumped by every (re)connect: server statements are gone */
   uint32_t next_statement;     /* names "sbstmt<N>" of this connection's statements */
   pgsqldrv_pending pending;
+  pgsqldrv_wire wire;
 } pgsqldrv_conn;
 
 static inline PGconn *pgsqldrv_handle(db_conn *con)
@@ -158,6 +183,7 @@ typedef struct {
   bool on_server;              /* prepared in session `session` of its connection */
   uint32_t session;
   PGresult *refused;           /* why the server refused to prepare it (for execute) */
+  int nfields;                 /* columns of its result (0: a command without rows) */
   /* parameters as libpq takes them: binary values, lengths and formats */
   unsigned int *types;         /* Oid per parameter */
   const char **values;
@@ -184,6 +210,31 @@ int pgsqldrv_prepare(db_stmt *stmt, const char *query, size_t len);
 int pgsqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count);
 db_error_t pgsqldrv_execute(db_stmt *stmt, db_result *rs);
 int pgsqldrv_close(db_stmt *stmt);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The wire path (wire.c): prepared statements executed with the protocol directly on the   */
+/* socket, in blocking mode: one send() and, in the common case, one recv() per statement.  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* After a (re)connect: use the wire path on this connection if it is plain TCP or a Unix
+   socket (no TLS, no GSSAPI encryption) and SYSBENCH_PGSQL_LIBRARY_IO is not set. */
+void pgsqldrv_wire_attach(pgsqldrv_conn *c);
+/* Before the handle closes: forget the socket, free the buffers. */
+void pgsqldrv_wire_detach(pgsqldrv_conn *c);
+/* Before any libpq call that talks to the server: hand the socket back in libpq's
+   (non-blocking) mode. */
+void pgsqldrv_wire_release(pgsqldrv_conn *c);
+/* 0: executed, the outcome in *rc; 1: not possible here (the caller uses libpq). */
+int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc);
+/* The open result is the wire path's (rs->ptr points at the connection's wire state). */
+static inline bool pgsqldrv_wire_result(const pgsqldrv_conn *c, const db_result *rs)
+{
+  return rs->ptr == (const void *) &c->wire;
+}
+int pgsqldrv_wire_fetch_row(pgsqldrv_conn *c, db_result *rs, db_row_t *row);
+void pgsqldrv_wire_free_result(pgsqldrv_conn *c);
+/* The last statement left the transaction failed (a ROLLBACK is due). */
+bool pgsqldrv_transaction_failed(pgsqldrv_conn *c);
 
 /* ---------------------------------------------------------------------------------------- */
 /* The driver (driver.c)                                                                    */

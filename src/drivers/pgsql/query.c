@@ -112,6 +112,7 @@ db_error_t pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result
   PGconn *pg = c->pg;
 
   pgsqldrv_drop_pending(c);
+  pgsqldrv_wire_release(c);
   if (!PQsendQuery(pg, query))
     return pgsqldrv_fail(con, NULL, &how);
 
@@ -143,6 +144,9 @@ db_error_t pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result
 
 int pgsqldrv_fetch_row(db_result *rs, db_row_t *row)
 {
+  pgsqldrv_conn *c = rs->connection->ptr;
+  if (c != NULL && pgsqldrv_wire_result(c, rs))
+    return pgsqldrv_wire_fetch_row(c, rs, row);
   const PGresult *res = rs->ptr;
   if (res == NULL || rs->rows_fetched >= (uint64_t) PQntuples(res))
     return 1;
@@ -182,6 +186,12 @@ db_error_t pgsqldrv_next_result(db_conn *con, db_result *rs)
 
 int pgsqldrv_free_results(db_result *rs)
 {
+  pgsqldrv_conn *c = rs->connection->ptr;
+  if (c != NULL && pgsqldrv_wire_result(c, rs)) {
+    pgsqldrv_wire_free_result(c);
+    rs->ptr = NULL;
+    return 0;
+  }
   if (rs->ptr != NULL) {
     PQclear(rs->ptr);
     rs->ptr = NULL;

@@ -61,12 +61,21 @@ static int prepare_on_server(db_conn *con, pgsqldrv_stmt *s)
 
   PQclear(s->refused);
   s->refused = NULL;
+  pgsqldrv_wire_release(c);
   snprintf(s->name, sizeof(s->name), "sbstmt%u", ++c->next_statement);
   PGresult *res = PQprepare(c->pg, s->name, s->text, s->nparams, s->types);
   if (res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK) {
     PQclear(res);
     s->on_server = true;
     s->session = c->session;
+    s->nfields = -1;
+    /* The wire path sends no Describe with each execution: the column count, once. */
+    if (c->wire.fd >= 0) {
+      res = PQdescribePrepared(c->pg, s->name);
+      if (res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK)
+        s->nfields = PQnfields(res);
+      PQclear(res);
+    }
     return 0;
   }
   s->on_server = false;
@@ -86,6 +95,7 @@ static void deallocate(pgsqldrv_conn *c, pgsqldrv_stmt *s)
       PQstatus(c->pg) != CONNECTION_OK)
     return;
   char sql[48];
+  pgsqldrv_wire_release(c);
   snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
   PQclear(PQexec(c->pg, sql));
   s->on_server = false;
@@ -107,6 +117,7 @@ int pgsqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
   if (s == NULL)
     return -1;
   s->text = pgsqldrv_number_placeholders(query, len, &s->nparams);
+  s->nfields = -1;
   size_t n = s->nparams > 0 ? (size_t) s->nparams : 1;
   s->types = calloc(n, sizeof(Oid));
   s->values = calloc(n, sizeof(char *));
@@ -240,6 +251,10 @@ db_error_t pgsqldrv_execute(db_stmt *stmt, db_result *rs)
     if (prepare_on_server(con, s) != 0)
       return con->error;
   }
+  db_error_t rc;
+  if (pgsqldrv_wire_execute(stmt, rs, &rc) == 0)
+    return rc;
+  pgsqldrv_wire_release(c);
   fill_params(stmt, s);
   PGresult *res = PQexecPrepared(c->pg, s->name, s->nparams, s->values, s->lengths,
                                  s->formats, 0);
