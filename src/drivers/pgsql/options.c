@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "logger.h"
 #include "pgsql_driver.h"
@@ -61,37 +60,6 @@ static const char *optional_string(const char *name)
 {
   const char *value = opt_string(name);
   return value != NULL && *value != '\0' ? value : NULL;
-}
-
-static bool is_sqlstate(const char *s)
-{
-  if (strlen(s) != 5)
-    return false;
-  for (int i = 0; i < 5; i++)
-    if (!isdigit((unsigned char) s[i]) && !isupper((unsigned char) s[i]))
-      return false;
-  return true;
-}
-
-const char *pgsqldrv_parse_ignore_list(pgsqldrv_settings *c, const char *const *items,
-                                       size_t count)
-{
-  free(c->ignored);
-  c->ignored = calloc(count ? count : 1, sizeof(pgsqldrv_sqlstate));
-  c->ignored_count = 0;
-  c->ignore_all = false;
-  if (c->ignored == NULL)
-    return "";
-  for (size_t i = 0; i < count; i++) {
-    if (strcasecmp(items[i], "all") == 0) {
-      c->ignore_all = true;
-      continue;
-    }
-    if (!is_sqlstate(items[i]))
-      return items[i];
-    memcpy(c->ignored[c->ignored_count++].code, items[i], 6);
-  }
-  return NULL;
 }
 
 static int load_ssl(void)
