@@ -344,13 +344,14 @@ launch() {  # launch PORT TLS EXTRA...
     local logpos=0
     [ -f "$LOGFILE" ] && logpos=$(wc -c < "$LOGFILE")
     echo "$PG_BINDIR/postgres -D $DATADIR ${opts[*]}" > "$DIR/cmdline"
-    # detach: own session, no inherited stdio (so $(... start ...) does not hang)
+    # detach: own session, no inherited stdio (so $(... start ...) does not hang) and not the
+    # lock on DIR (fd 9); started from DIR, which the server's user can read
+    cd "$DIR"
     if is_root; then
-        (cd "$DIR" && setsid runuser -u "$RUN_AS" -- "$PG_BINDIR/postgres" -D "$DATADIR" "${opts[@]}" \
-            </dev/null >>"$LOGFILE" 2>&1 9>&- &)
+        setsid runuser -u "$RUN_AS" -- "$PG_BINDIR/postgres" -D "$DATADIR" "${opts[@]}" \
+            </dev/null >>"$LOGFILE" 2>&1 9>&- &
     else
-        (cd "$DIR" && setsid "$PG_BINDIR/postgres" -D "$DATADIR" "${opts[@]}" \
-            </dev/null >>"$LOGFILE" 2>&1 9>&- &)
+        setsid "$PG_BINDIR/postgres" -D "$DATADIR" "${opts[@]}" </dev/null >>"$LOGFILE" 2>&1 9>&- &
     fi
     local waited=0 pid=""
     while :; do
