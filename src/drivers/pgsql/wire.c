@@ -430,10 +430,14 @@ int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
   size_t len = build_request(w, stmt, s);
   if (len == 0)
     return 1;
-  if (send_all(w->fd, w->out, len) != 0)
-    r.lost = true;
-  else
+  /* A send that fails finds the server gone: what it said before it went (57P01 after
+     pg_terminate_backend) may still be there to read. */
+  if (send_all(w->fd, w->out, len) != 0) {
     read_response(w, &r);
+    r.lost = true;
+  } else {
+    read_response(w, &r);
+  }
 
   if (r.lost || r.error) {
     pgsqldrv_failure how = {"PQexecPrepared", NULL, 0, false};
