@@ -129,8 +129,14 @@ int pgsqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
     free_stmt(s);
     return -1;
   }
-  /* Without parameters there is nothing to wait for. */
+  /* Without parameters there is nothing to wait for. A statement the server refuses is the
+     script's mistake: as in 1.0.20 an API error (after the "PQprepare() failed" line), but
+     an ignorable error (a lost connection) keeps its SQLSTATE so the event can restart. */
   if (s->nparams == 0 && prepare_on_server(con, s) != 0) {
+    if (con->error == DB_ERROR_FATAL) {
+      con->sql_state = NULL;
+      con->sql_errmsg = NULL;
+    }
     free_stmt(s);
     return -1;
   }
