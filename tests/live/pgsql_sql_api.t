@@ -321,6 +321,33 @@ for q in "" "COPY (SELECT 1) TO STDOUT" "COPY t FROM STDIN"; do
   like "$out" "SQL API error|COPY FROM STDIN is not supported" "query [$q]: an error, as 1.0.20's 'SQL API error'"
 done
 
+write empty_prepared.lua <<'EOF'
+function event()
+  local con = sysbench.sql.driver():connect()
+  con:prepare("   "):execute()
+end
+EOF
+pg empty_prepared.lua run --events=1 --time=0
+is "$rc" 1 "an empty prepared statement: exit 1"
+like "$out" "SQL API error" "... with 1.0.20's 'SQL API error', as for an empty query"
+
+# Server notices are not printed (1.0.20 printed none), except with --db-debug.
+write notice.lua <<'EOF'
+function event()
+  local con = sysbench.sql.driver():connect()
+  local begin = con:prepare("BEGIN")
+  begin:execute()
+  begin:execute()
+  con:query("BEGIN")
+  con:query("COMMIT")
+end
+EOF
+pg notice.lua run --events=1 --time=0
+is "$rc/$(count "$out$err" 'already a transaction')" "0/0" "server notices are not printed"
+pg notice.lua run --events=1 --time=0 --db-debug
+is "$(count "$out" '^DEBUG: server notice: WARNING:  there is already a transaction in progress$')" 2 \
+  "--db-debug shows them, from prepared statements and from queries"
+
 # ---------------------------------------------------------------------------------------------
 # Dry run: no server, everything "other"
 

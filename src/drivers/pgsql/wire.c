@@ -275,7 +275,7 @@ typedef struct {
   bool error;                  /* an ErrorResponse came */
   bool lost;                   /* the connection ended (or spoke nonsense) */
   bool copy;                   /* the statement started a COPY: not for the SQL API */
-  bool empty;
+  bool empty;                  /* an empty statement: neither is it */
   unsigned long rows_affected; /* from CommandComplete */
   char state[6];
   char message[512];
@@ -299,6 +299,29 @@ static void read_error(response *r, const unsigned char *p, size_t len)
     else if (field == 'V' && ((value_len == 5 && memcmp(value, "FATAL", 5) == 0) ||
                               (value_len == 5 && memcmp(value, "PANIC", 5) == 0)))
       r->lost = true;           /* the server ends the session after it */
+    p++;
+  }
+}
+
+/* A NoticeResponse under --db-debug, as libpq's notice processor shows it (connection.c). */
+static void log_notice(const unsigned char *p, size_t len)
+{
+  const unsigned char *end = p + len;
+  const char *severity = "NOTICE";
+  size_t severity_len = 6;
+  while (p < end && *p != '\0') {
+    char field = (char) *p++;
+    const unsigned char *value = p;
+    while (p < end && *p != '\0')
+      p++;
+    if (field == 'S') {
+      severity = (const char *) value;
+      severity_len = (size_t) (p - value);
+    } else if (field == 'M') {
+      log_text(LOG_DEBUG, "server notice: %.*s:  %.*s", (int) severity_len, severity,
+               (int) (p - value), (const char *) value);
+      return;
+    }
     p++;
   }
 }
@@ -366,6 +389,10 @@ static void read_response(pgsqldrv_wire *w, response *r)
         break;
       case 'I':
         r->empty = true;
+        break;
+      case 'N':
+        if (db_debug_enabled())
+          log_notice(w->in + payload, payload_len);
         break;
       case 'E':
         read_error(r, w->in + payload, payload_len);
@@ -457,7 +484,7 @@ int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
     *rc = pgsqldrv_fail_with(con, &e, &how);
     return 0;
   }
-  if (r.copy) {
+  if (r.copy || r.empty) {
     w->row_count = 0;
     con->sql_errno = 0;
     con->sql_state = con->sql_errmsg = NULL;
