@@ -182,7 +182,6 @@ typedef struct {
   int nparams;                 /* placeholders in text */
   bool on_server;              /* prepared in session `session` of its connection */
   uint32_t session;
-  PGresult *refused;           /* why the server refused to prepare it (for execute) */
   int nfields;                 /* columns of its result (0: a command without rows) */
   /* parameters as libpq takes them: binary values, lengths and formats */
   unsigned int *types;         /* Oid per parameter */

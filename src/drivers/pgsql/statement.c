@@ -41,7 +41,6 @@ static Oid param_type(db_bind_type_t type)
 
 static void free_stmt(pgsqldrv_stmt *s)
 {
-  PQclear(s->refused);
   free(s->text);
   free(s->types);
   free(s->values);
@@ -52,15 +51,12 @@ static void free_stmt(pgsqldrv_stmt *s)
 }
 
 /* Prepare `s` on the connection's current session with its parameter types. 0 on success;
-   otherwise the error is the connection's (logged as 1.0.20 does when fatal) and the
-   server's answer is kept in s->refused for execute(). */
+   otherwise the error is the connection's (logged as 1.0.20 does when fatal). */
 static int prepare_on_server(db_conn *con, pgsqldrv_stmt *s)
 {
   pgsqldrv_conn *c = con->ptr;
   pgsqldrv_failure how = {"PQprepare", NULL, 0, true};
 
-  PQclear(s->refused);
-  s->refused = NULL;
   pgsqldrv_wire_release(c);
   snprintf(s->name, sizeof(s->name), "sbstmt%u", ++c->next_statement);
   PGresult *res = PQprepare(c->pg, s->name, s->text, s->nparams, s->types);
@@ -80,11 +76,7 @@ static int prepare_on_server(db_conn *con, pgsqldrv_stmt *s)
   }
   s->on_server = false;
   pgsqldrv_fail(con, res, &how);
-  /* a reconnect made the answer stale: it is about the old session */
-  if (res != NULL && c->pg != NULL && PQstatus(c->pg) == CONNECTION_OK)
-    s->refused = res;
-  else
-    PQclear(res);
+  PQclear(res);
   return -1;
 }
 
@@ -149,7 +141,8 @@ int pgsqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   if (pgsqldrv_config.dry_run)
     return 0;
   pgsqldrv_stmt *s = stmt->ptr;
-  if (s == NULL)
+  pgsqldrv_conn *c = stmt->connection->ptr;
+  if (s == NULL || c == NULL || c->pg == NULL)
     return 1;
   if (count != (size_t) s->nparams) {
     /* 1.0.20's line */
@@ -162,9 +155,9 @@ int pgsqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
     same_types &= s->types[i] == type;
     s->types[i] = type;
   }
-  if (same_types && s->session == ((pgsqldrv_conn *) stmt->connection->ptr)->session)
+  if (same_types && s->session == c->session)
     return 0;
-  deallocate(stmt->connection->ptr, s);
+  deallocate(c, s);
   return prepare_on_server(stmt->connection, s) == 0 ? 0 : 1;
 }
 
