@@ -99,3 +99,45 @@ AC_DEFUN([SB_CHECK_ROCKSDB], [
   AC_SUBST([ROCKSDB_CFLAGS])
   AC_SUBST([ROCKSDB_LIBS])
 ])
+
+# SB_CHECK_PGSQL: --with-pgsql[=PATH]. libpq from pkg-config (libpq.pc), else from
+# pg_config (PATH/bin/pg_config when PATH is given, else the first on $PATH).
+AC_DEFUN([SB_CHECK_PGSQL], [
+  AC_ARG_WITH([pgsql],
+    [AS_HELP_STRING([--with-pgsql[=PATH]],
+      [build the PostgreSQL driver (default: if libpq is found); PATH is a directory
+       holding bin/pg_config])],
+    [], [with_pgsql=check])
+  sb_pgsql_summary=no
+  PGSQL_CFLAGS=""
+  PGSQL_LIBS=""
+  AS_IF([test "x$with_pgsql" != xno], [
+    sb_pg_config=""
+    AS_IF([test "x$with_pgsql" != xyes && test "x$with_pgsql" != xcheck], [
+      AS_IF([test -x "$with_pgsql/bin/pg_config"], [sb_pg_config="$with_pgsql/bin/pg_config"],
+        [AC_MSG_ERROR([--with-pgsql=$with_pgsql: no $with_pgsql/bin/pg_config])])
+    ], [
+      PKG_CHECK_MODULES([PGSQL], [libpq], [],
+        [AC_PATH_PROGS([sb_pg_config], [pg_config])])
+    ])
+    AS_IF([test -n "$sb_pg_config"], [
+      PGSQL_CFLAGS="-I`$sb_pg_config --includedir`"
+      PGSQL_LIBS="-L`$sb_pg_config --libdir` -lpq"
+    ])
+    sb_save_CFLAGS="$CFLAGS"; sb_save_LIBS="$LIBS"
+    CFLAGS="$CFLAGS $PGSQL_CFLAGS"; LIBS="$PGSQL_LIBS $LIBS"
+    AC_MSG_CHECKING([for a usable libpq])
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <libpq-fe.h>]],
+                     [[PGconn *c = PQconnectdb(""); PQfinish(c); return PQlibVersion() > 0 ? 0 : 1;]])],
+      [AC_MSG_RESULT([yes]); sb_pgsql_summary="yes ($PGSQL_LIBS)"],
+      [AC_MSG_RESULT([no])])
+    CFLAGS="$sb_save_CFLAGS"; LIBS="$sb_save_LIBS"
+    AS_IF([test "x$sb_pgsql_summary" = xno && test "x$with_pgsql" != xcheck],
+      [AC_MSG_ERROR([--with-pgsql given but libpq not found: install libpq-dev])])
+  ])
+  AS_IF([test "x$sb_pgsql_summary" != xno], [AC_DEFINE([USE_PGSQL], [1], [PostgreSQL driver])],
+        [PGSQL_CFLAGS=""; PGSQL_LIBS=""])
+  AM_CONDITIONAL([USE_PGSQL], [test "x$sb_pgsql_summary" != xno])
+  AC_SUBST([PGSQL_CFLAGS])
+  AC_SUBST([PGSQL_LIBS])
+])

@@ -6,12 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build_pkgs="build-essential autoconf automake libtool pkg-config libluajit-5.1-dev libck-dev
-  libmariadb-dev librocksdb-dev"
-# The reference sysbench 1.0.20 and a MariaDB server for side-by-side and live tests;
-# openssl for the TLS tests; util-linux-extra for fincore (is a table in the page cache?);
+  libmariadb-dev libpq-dev librocksdb-dev"
+# The reference sysbench 1.0.20 and MariaDB and PostgreSQL servers for side-by-side and live
+# tests; openssl for the TLS tests; util-linux-extra for fincore (is a table in the page cache?);
 # xz-utils to unpack the TiDB server beside the repository (../shared/tidb).
-test_pkgs="sysbench mariadb-server mariadb-client openssl procps python3 iproute2 strace
-  util-linux-extra xz-utils"
+test_pkgs="sysbench mariadb-server mariadb-client postgresql postgresql-client openssl procps
+  python3 iproute2 strace util-linux-extra xz-utils"
 
 want="$build_pkgs"
 [ "${1:-}" = "--test" ] && want="$want $test_pkgs"

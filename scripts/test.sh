@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test.sh [PATTERN]: sets everything up and runs the whole test suite: the unit tests (also
 # built with AddressSanitizer and UBSan), the black-box tests of the binary, the same
-# command-line tests on the sanitizer binary, and the live tests against a private MariaDB
-# and RocksDB. Ends with one line "N passed, N failed[, N skipped]" and exits non-zero on any
-# failure.
+# command-line tests on the sanitizer binary, and the live tests against private MariaDB and
+# PostgreSQL servers and RocksDB. Ends with one line "N passed, N failed[, N skipped]" and
+# exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

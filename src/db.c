@@ -141,10 +141,18 @@ const char *db_statement_text(db_stmt *stmt)
 /* ------------------------------------------------------------------------------------------ */
 
 static __thread char connect_error[768];
+/* The driver printed why the connection failed itself (1.0.20's pgsql driver does). */
+static __thread bool connect_error_printed;
 
 const char *db_connect_error(void)
 {
   return connect_error;
+}
+
+void db_connect_error_logged(void)
+{
+  connect_error[0] = '\0';
+  connect_error_printed = true;
 }
 
 void db_set_connect_error(const char *fmt, ...)
@@ -193,12 +201,13 @@ db_conn *db_connection_create(db_driver *drv)
   con->driver = drv;
   con->thread_id = sb_tls_thread_id;
   connect_error[0] = '\0';
+  connect_error_printed = false;
   if (drv->def->ops->thread_init != NULL && drv->def->ops->thread_init(con->thread_id) != 0) {
     free(con);
     return NULL;
   }
   if (drv->def->ops->connect(con) != 0) {
-    if (connect_error[0] == '\0')
+    if (connect_error[0] == '\0' && !connect_error_printed)
       db_set_connect_error("the %s driver could not connect", drv->sname);
     free(con);
     return NULL;
@@ -599,6 +608,8 @@ static int bulk_flush(db_conn *con)
 {
   if (con->bulk_values == 0)
     return 0;
+  /* drivers get NUL-terminated texts (bulk_insert_next reserved the byte) */
+  con->bulk_buffer[con->bulk_size] = '\0';
   db_query(con, con->bulk_buffer, con->bulk_size);
   con->bulk_uncommitted += con->bulk_values;
   con->bulk_values = 0;

@@ -96,6 +96,7 @@ typedef struct db_driver_ops {
   int (*bind_param)(db_stmt *stmt, db_bind_t *params, size_t count);
   int (*bind_result)(db_stmt *stmt, db_bind_t *results, size_t count);
   db_error_t (*execute)(db_stmt *stmt, db_result *rs);
+  /* query[len] is always a NUL (C clients like libpq take C strings) */
   db_error_t (*query)(db_conn *con, const char *query, size_t len, db_result *rs);
   int (*fetch)(db_result *rs);                       /* prepared: next row into bound buffers */
   int (*fetch_row)(db_result *rs, db_row_t *row);    /* 0 = row, 1 = no more, -1 = error */
@@ -239,6 +240,8 @@ void db_count_ignored_error(db_conn *con);
    driver sets it with db_set_connect_error(); never holds a password). "" when unknown. */
 const char *db_connect_error(void);
 void db_set_connect_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The driver logged the reason itself, as 1.0.20 did: the Lua error then adds none. */
+void db_connect_error_logged(void);
 
 /* Set the connection's error fields (the texts are copied into the connection). */
 void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,

@@ -1,6 +1,7 @@
 /*
  * db_registry.c: which drivers this binary has, and the general database options. A driver
- * is compiled in when configure found its client library (--with-mysql, --with-rocksdb).
+ * is compiled in when configure found its client library (--with-mysql, --with-pgsql,
+ * --with-rocksdb).
  */
 
 #include <stdio.h>
@@ -12,6 +13,9 @@
 #ifdef SB_DRIVER_MYSQL
 extern const db_driver_def mysql_driver_def;
 #endif
+#ifdef SB_DRIVER_PGSQL
+extern const db_driver_def pgsql_driver_def;
+#endif
 #ifdef SB_DRIVER_TIDB
 extern const db_driver_def tidb_driver_def;
 #endif
@@ -22,6 +26,9 @@ extern const db_driver_def rocksdb_driver_def;
 const db_driver_def *const db_driver_defs[] = {
 #ifdef SB_DRIVER_MYSQL
   &mysql_driver_def,
+#endif
+#ifdef SB_DRIVER_PGSQL
+  &pgsql_driver_def,
 #endif
 #ifdef SB_DRIVER_TIDB
   &tidb_driver_def,
@@ -37,6 +44,8 @@ static const option_decl db_args[] = {
    "available drivers)",
 #ifdef SB_DRIVER_MYSQL
    .default_text = "mysql",
+#elif defined(SB_DRIVER_PGSQL)
+   .default_text = "pgsql",
 #elif defined(SB_DRIVER_ROCKSDB)
    .default_text = "rocksdb",
 #endif

@@ -1,0 +1,124 @@
+/*
+ * options.c: the --pgsql-* options (1.0.20's five, with host and port taking lists, plus TLS,
+ * the SQLSTATEs to ignore and a dry run) and their parsing into pgsqldrv_config, once, when
+ * the driver starts.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logger.h"
+#include "pgsql_driver.h"
+
+pgsqldrv_settings pgsqldrv_config;
+
+/* 1.0.20's --pgsql-port is a number: each item of the list must look like one (libpq then
+   checks the range, with 1.0.20's message). */
+static bool valid_port_list(const char *name, const char *value)
+{
+  (void) name;
+  if (value == NULL || *value == '\0')
+    return false;
+  const char *p = value;
+  while (*p != '\0') {
+    if (*p == '+' || *p == '-')
+      p++;
+    if (!isdigit((unsigned char) *p))
+      return false;
+    while (isdigit((unsigned char) *p))
+      p++;
+    if (*p == ',')
+      p++;
+    else if (*p != '\0')
+      return false;
+  }
+  return p[-1] != ',';
+}
+
+const sb_arg_t pgsqldrv_args[] = {
+  {"pgsql-host", "PostgreSQL server host", "localhost", SB_ARG_TYPE_LIST, NULL},
+  {"pgsql-port", "PostgreSQL server port", "5432", SB_ARG_TYPE_LIST, valid_port_list},
+  {"pgsql-user", "PostgreSQL user", "sbtest", SB_ARG_TYPE_STRING, NULL},
+  {"pgsql-password", "PostgreSQL password", "", SB_ARG_TYPE_STRING, NULL},
+  {"pgsql-db", "PostgreSQL database name", "sbtest", SB_ARG_TYPE_STRING, NULL},
+  {"pgsql-sslmode", "SSL mode {disable, allow, prefer, require, verify-ca, verify-full}",
+   "prefer", SB_ARG_TYPE_STRING, NULL},
+  {"pgsql-sslrootcert", "path name of the CA file for verify-ca and verify-full", NULL,
+   SB_ARG_TYPE_STRING, NULL},
+  {"pgsql-ignore-errors", "list of SQLSTATEs to ignore, or \"all\"", "40P01,23505,40001",
+   SB_ARG_TYPE_LIST, NULL},
+  {"pgsql-dry-run", "Dry run, pretend that all PostgreSQL client API calls are successful "
+   "without executing them", "off", SB_ARG_TYPE_BOOL, NULL},
+  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+};
+
+static const char *const ssl_modes[] = {
+  "disable", "allow", "prefer", "require", "verify-ca", "verify-full"
+};
+
+static const char *optional_string(const char *name)
+{
+  const char *value = opt_string(name);
+  return value != NULL && *value != '\0' ? value : NULL;
+}
+
+static int load_ssl(void)
+{
+  pgsqldrv_settings *c = &pgsqldrv_config;
+  const char *mode = opt_string("pgsql-sslmode");
+
+  /* Given by the user only: otherwise libpq's default, which honours PGSSLMODE (1.0.20 never
+     set it). */
+  c->sslmode = NULL;
+  if (opt_is_set("pgsql-sslmode")) {
+    for (size_t i = 0; i < sizeof(ssl_modes) / sizeof(ssl_modes[0]); i++)
+      if (mode != NULL && strcmp(mode, ssl_modes[i]) == 0)
+        c->sslmode = ssl_modes[i];
+    if (c->sslmode == NULL) {
+      log_text(LOG_FATAL, "Invalid value for --pgsql-sslmode: '%s' (expected disable, allow, "
+               "prefer, require, verify-ca or verify-full)", mode != NULL ? mode : "");
+      return -1;
+    }
+  }
+  c->sslrootcert = optional_string("pgsql-sslrootcert");
+  return 0;
+}
+
+int pgsqldrv_settings_load(void)
+{
+  pgsqldrv_settings *c = &pgsqldrv_config;
+
+  pgsqldrv_settings_free();
+  c->hosts = opt_list("pgsql-host", &c->host_count);
+  if (c->host_count == 0) {
+    log_text(LOG_FATAL, "No PostgreSQL hosts specified, aborting");
+    return -1;
+  }
+  c->ports = opt_list("pgsql-port", &c->port_count);
+  if (c->port_count == 0) {
+    log_text(LOG_FATAL, "No PostgreSQL ports specified, aborting");
+    return -1;
+  }
+  c->user = opt_string("pgsql-user");
+  c->password = opt_string("pgsql-password");
+  c->db = opt_string("pgsql-db");
+  c->dry_run = opt_bool("pgsql-dry-run");
+  if (load_ssl() != 0)
+    return -1;
+
+  size_t n;
+  const char *const *items = opt_list("pgsql-ignore-errors", &n);
+  const char *bad = pgsqldrv_parse_ignore_list(c, items, n);
+  if (bad != NULL) {
+    log_text(LOG_FATAL, "Invalid value for --pgsql-ignore-errors: '%s' (expected SQLSTATEs "
+             "of five characters separated by commas, e.g. 40P01,40001, or \"all\")", bad);
+    return -1;
+  }
+  return 0;
+}
+
+void pgsqldrv_settings_free(void)
+{
+  free(pgsqldrv_config.ignored);
+  memset(&pgsqldrv_config, 0, sizeof(pgsqldrv_config));
+}
