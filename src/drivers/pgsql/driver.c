@@ -46,7 +46,7 @@ const db_driver_def pgsql_driver_def = {
   .name = "pgsql",
   .description = "PostgreSQL driver",
   .family = DB_FAMILY_SQL,
-  .args = pgsqldrv_args,
+  .options = pgsqldrv_args,
   .needs_commit = false,
   .ops = &pgsqldrv_ops,
   DB_DRIVER_INSTANCE(pgsql_driver_def, "pgsql", "PostgreSQL driver"),

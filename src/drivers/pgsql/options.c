@@ -35,21 +35,19 @@ static bool valid_port_list(const char *name, const char *value)
   return p[-1] != ',';
 }
 
-const sb_arg_t pgsqldrv_args[] = {
-  {"pgsql-host", "PostgreSQL server host", "localhost", SB_ARG_TYPE_LIST, NULL},
-  {"pgsql-port", "PostgreSQL server port", "5432", SB_ARG_TYPE_LIST, valid_port_list},
-  {"pgsql-user", "PostgreSQL user", "sbtest", SB_ARG_TYPE_STRING, NULL},
-  {"pgsql-password", "PostgreSQL password", "", SB_ARG_TYPE_STRING, NULL},
-  {"pgsql-db", "PostgreSQL database name", "sbtest", SB_ARG_TYPE_STRING, NULL},
-  {"pgsql-sslmode", "SSL mode {disable, allow, prefer, require, verify-ca, verify-full}",
-   "prefer", SB_ARG_TYPE_STRING, NULL},
-  {"pgsql-sslrootcert", "path name of the CA file for verify-ca and verify-full", NULL,
-   SB_ARG_TYPE_STRING, NULL},
-  {"pgsql-ignore-errors", "list of SQLSTATEs to ignore, or \"all\"", "40P01,23505,40001",
-   SB_ARG_TYPE_LIST, NULL},
-  {"pgsql-dry-run", "Dry run, pretend that all PostgreSQL client API calls are successful "
-   "without executing them", "off", SB_ARG_TYPE_BOOL, NULL},
-  {NULL, NULL, NULL, SB_ARG_TYPE_NULL, NULL}
+const option_decl pgsqldrv_args[] = {
+  {.name = "pgsql-host", .desc = "PostgreSQL server host", .default_text = "localhost", .type = SB_ARG_TYPE_LIST},
+  {.name = "pgsql-port", .desc = "PostgreSQL server port", .default_text = "5432",
+   .type = SB_ARG_TYPE_LIST, .validate = valid_port_list},
+  {.name = "pgsql-user", .desc = "PostgreSQL user", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
+  {.name = "pgsql-password", .desc = "PostgreSQL password", .default_text = "", .type = SB_ARG_TYPE_STRING},
+  {.name = "pgsql-db", .desc = "PostgreSQL database name", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
+  {.name = "pgsql-sslmode", .desc = "SSL mode {disable, allow, prefer, require, verify-ca, verify-full}", .default_text = "prefer", .type = SB_ARG_TYPE_STRING},
+  {.name = "pgsql-sslrootcert", .desc = "path name of the CA file for verify-ca and verify-full", .type = SB_ARG_TYPE_STRING},
+  {.name = "pgsql-ignore-errors", .desc = "list of SQLSTATEs to ignore, or \"all\"", .default_text = "40P01,23505,40001", .type = SB_ARG_TYPE_LIST},
+  {.name = "pgsql-dry-run", .desc = "Dry run, pretend that all PostgreSQL client API calls are successful "
+   "without executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = NULL}
 };
 
 static const char *const ssl_modes[] = {

@@ -46,7 +46,7 @@ typedef struct {
 } pgsqldrv_settings;
 
 extern pgsqldrv_settings pgsqldrv_config;
-extern const sb_arg_t pgsqldrv_args[];
+extern const option_decl pgsqldrv_args[];
 
 /* Parse the --pgsql-* options into pgsqldrv_config; logs what is wrong and returns -1. */
 int pgsqldrv_settings_load(void);
