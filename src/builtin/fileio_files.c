@@ -256,10 +256,12 @@ int fileio_files_remove(const fileio_settings *s)
 /* seqwr starts from no files: remove the old one and create it empty. */
 static int recreate(const fileio_settings *s, const char *name)
 {
-  unlink(name);
+  int err = unlink(name) == 0 || errno == ENOENT ? 0 : errno;
   int fd = open(name, O_CREAT | O_EXCL | O_WRONLY, S_IRUSR | S_IWUSR);
   if (fd < 0) {
-    int err = errno;
+    /* A file that could not be removed is the cause, not that it exists. */
+    if (err == 0 || errno != EEXIST)
+      err = errno;
     fileio_log_errno(err, "Cannot create file '%s'", name);
     fileio_hint_for_errno(err, s, name, true);
     return -1;

@@ -90,7 +90,8 @@ void fileio_report_intermediate(sb_stat_t *stat)
                   stat->latency_pct * 1e3);
 }
 
-/* Ours: one line per kind of operation, after 1.0.20's blocks. */
+/* Ours: one line per kind of operation, after 1.0.20's blocks and their closing blank line,
+   with no blank line of its own: without these lines the text is 1.0.20's exactly. */
 static void report_operation_latency(void)
 {
   static const char *const names[FILEIO_OP_KINDS] = {"read:", "write:", "fsync:"};
@@ -115,7 +116,6 @@ static void report_operation_latency(void)
       log_text(LOG_NOTICE, "    %-7s %11" PRIu64 " %10.2f %10.2f %10.2f", names[k], o->count,
                o->min * 1e3, o->avg * 1e3, o->max * 1e3);
   }
-  log_text(LOG_NOTICE, "%s", "");
 }
 
 void fileio_report_cumulative(sb_stat_t *stat)
