@@ -155,8 +155,9 @@ int fileio_aio_thread_init(fileio_worker *w);
 void fileio_aio_thread_free(fileio_worker *w);
 /* The buffer the next submitted request will use (fill it before submitting a write). */
 unsigned char *fileio_aio_next_buffer(fileio_worker *w);
-/* Queue a read or write; when the backlog is full, wait until at least one finishes. */
-int fileio_aio_submit(fileio_worker *w, const fileio_request *r);
+/* Queue a read or write submitted at `now_ns`; when the backlog is full, wait until at least
+   one finishes. */
+int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns);
 /* Wait until no request of this worker is in flight. */
 int fileio_aio_drain(fileio_worker *w);
 
@@ -176,6 +177,9 @@ void fileio_latency_free(void);
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured);
 /* Whether the running event of `thread_id` is measured (not a warm-up event). */
 bool fileio_latency_measured(int thread_id);
+/* When the running event of `thread_id` started: the first operation of an event starts with
+   it, so it needs no clock read of its own. */
+uint64_t fileio_event_started_ns(int thread_id);
 
 typedef struct fileio_latency_summary {
   uint64_t count;

@@ -175,7 +175,7 @@ static int reap(fileio_worker *w, unsigned min)
   return a->failed ? -1 : 0;
 }
 
-int fileio_aio_submit(fileio_worker *w, const fileio_request *r)
+int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns)
 {
   struct fileio_aio *a = w->aio;
   aio_slot *slot = a->free_slots[--a->free_count];
@@ -190,7 +190,7 @@ int fileio_aio_submit(fileio_worker *w, const fileio_request *r)
     io_prep_pwrite(&slot->iocb, fd, buffer, r->size, (long long) r->pos);
   slot->iocb.data = slot;
   slot->measured = fileio_latency_measured(w->thread_id);
-  slot->submitted_ns = clock_now_ns();
+  slot->submitted_ns = now_ns;
 
   int rc;
   do
@@ -245,7 +245,7 @@ unsigned char *fileio_aio_next_buffer(fileio_worker *w)
   return w->buffer;
 }
 
-int fileio_aio_submit(fileio_worker *w, const fileio_request *r)
+int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns)
 {
   (void) w;
   (void) r;

@@ -118,11 +118,11 @@ int fileio_io_completed(fileio_worker *w, const fileio_request *r, const unsigne
   return 0;
 }
 
-static int do_fsync(fileio_worker *w, unsigned file, bool measured)
+/* An fsync of `file` begun at `started`. */
+static int do_fsync(fileio_worker *w, unsigned file, bool measured, uint64_t started)
 {
   const fileio_settings *s = w->settings;
   int fd = w->files->fds[file];
-  uint64_t started = clock_now_ns();
   int rc;
 
   if (s->io_mode == FILEIO_IO_MMAP)
@@ -145,18 +145,20 @@ static int do_fsync(fileio_worker *w, unsigned file, bool measured)
   return 0;
 }
 
-/* One read or write done now, in the calling thread (sync and mmap). */
-static int transfer(fileio_worker *w, const fileio_request *r, bool measured)
+/* One read or write begun at `started`, done in the calling thread (sync and mmap); `*ended`
+   is when it finished. */
+static int transfer(fileio_worker *w, const fileio_request *r, bool measured, uint64_t started,
+                    uint64_t *ended)
 {
   const fileio_settings *s = w->settings;
   unsigned char *buffer = w->buffer;
   int64_t result;
   int error = 0;
 
-  if (r->op == FILEIO_OP_WRITE && s->validate)
+  if (r->op == FILEIO_OP_WRITE && s->validate) {
     fill_blocks(s, buffer, r);
-
-  uint64_t started = clock_now_ns();
+    started = clock_now_ns();     /* the checksums are not part of the write */
+  }
   if (s->io_mode == FILEIO_IO_MMAP) {
     unsigned char *at = w->files->maps[r->file] + r->pos;
     if (r->op == FILEIO_OP_READ)
@@ -172,30 +174,36 @@ static int transfer(fileio_worker *w, const fileio_request *r, bool measured)
       error = errno;
     result = n;
   }
-  uint64_t latency = clock_now_ns() - started;
-  return fileio_io_completed(w, r, buffer, result, error, latency, measured);
+  *ended = clock_now_ns();
+  return fileio_io_completed(w, r, buffer, result, error, *ended - started, measured);
 }
 
 int fileio_io_execute(fileio_worker *w, const fileio_request *r)
 {
   const fileio_settings *s = w->settings;
   bool measured = fileio_latency_measured(w->thread_id);
+  /* The operation starts with the event (the request was chosen a few instructions ago). */
+  uint64_t now = fileio_event_started_ns(w->thread_id);
 
   if (r->op == FILEIO_OP_FSYNC)
-    return do_fsync(w, r->file, measured);
+    return do_fsync(w, r->file, measured, now);
 
   if (w->aio != NULL) {
-    if (r->op == FILEIO_OP_WRITE && s->validate)
+    if (r->op == FILEIO_OP_WRITE && s->validate) {
       fill_blocks(s, fileio_aio_next_buffer(w), r);
-    if (fileio_aio_submit(w, r) != 0)
+      now = clock_now_ns();
+    }
+    if (fileio_aio_submit(w, r, now) != 0)
       return -1;
-  } else if (transfer(w, r, measured) != 0) {
+    if (s->fsync_all)
+      now = clock_now_ns();
+  } else if (transfer(w, r, measured, now, &now) != 0) {
     return -1;
   }
   /* As in 1.0.20, an asynchronous write is followed by a synchronous fsync of its file at
      once, whether or not the write has reached the file yet. */
   if (r->op == FILEIO_OP_WRITE && s->fsync_all)
-    return do_fsync(w, r->file, measured);
+    return do_fsync(w, r->file, measured, now);
   return 0;
 }
 
@@ -208,7 +216,7 @@ int fileio_io_thread_done(fileio_worker *w)
     return -1;
   if (s->fsync_end && fileio_mode_writes(s->mode))
     for (unsigned i = 0; i < s->file_num; i++)
-      if (do_fsync(w, i, measured) != 0)
+      if (do_fsync(w, i, measured, clock_now_ns()) != 0)
         return -1;
   return 0;
 }

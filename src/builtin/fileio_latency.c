@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "fileio.h"
 #include "histogram.h"
+#include "runner.h"
 #include "stats.h"
 
 typedef struct {
@@ -93,6 +95,15 @@ void fileio_latency_free(void)
 bool fileio_latency_measured(int thread_id)
 {
   return !stats_of((unsigned) thread_id)->warmup_event;
+}
+
+uint64_t fileio_event_started_ns(int thread_id)
+{
+  /* Under --rate the runner's start is when the event was due, queueing included: an
+     operation's own latency starts now. */
+  if (runner_config()->rate > 0)
+    return clock_now_ns();
+  return stats_of((unsigned) thread_id)->event_start_ns;
 }
 
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured)
