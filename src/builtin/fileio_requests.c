@@ -26,6 +26,7 @@
 #include "fileio.h"
 #include "logger.h"
 #include "rand.h"
+#include "runner.h"
 
 static const fileio_settings *settings;
 static bool use_lock;
@@ -213,6 +214,9 @@ static void random_candidate(fileio_request *r)
    requests may be the ones holding it, so it first waits for all of them. */
 static int wait_for_block(fileio_worker *w)
 {
+  /* A worker that failed never releases its blocks: stop waiting for them. */
+  if (runner_failed())
+    return -1;
   if (w->aio != NULL)
     return fileio_aio_drain(w);
   sched_yield();
