@@ -48,8 +48,15 @@ static int fileio_init(void)
 {
   if (fileio_settings_read(&settings, true) != 0)
     return 1;
+  /* The kinds of operation this run can do: only they need latency histograms. */
+  unsigned kinds = 0;
+  if (!fileio_mode_writes(settings.mode) || settings.mode == FILEIO_RNDRW)
+    kinds |= 1u << fileio_op_index(FILEIO_OP_READ);
+  if (fileio_mode_writes(settings.mode))
+    kinds |= 1u << fileio_op_index(FILEIO_OP_WRITE) | 1u << fileio_op_index(FILEIO_OP_FSYNC);
+
   workers = aligned_alloc(128, settings.threads * sizeof(*workers));
-  if (workers == NULL || fileio_latency_init(settings.threads) != 0) {
+  if (workers == NULL || fileio_latency_init(settings.threads, kinds) != 0) {
     log_text(LOG_FATAL, "Memory allocation failure.");
     return 1;
   }

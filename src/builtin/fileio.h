@@ -171,7 +171,9 @@ int fileio_block_check(const unsigned char *block, size_t len, uint64_t offset);
 #define FILEIO_BLOCK_TRAILER 12
 
 /* ---- fileio_latency.c ---- */
-int fileio_latency_init(unsigned threads);
+/* `kinds`: which operations the run can do (bit 1 << fileio_op_index(op)); only those get
+   histograms. */
+int fileio_latency_init(unsigned threads, unsigned kinds);
 void fileio_latency_free(void);
 /* One finished operation of the calling worker; `measured` is false for warm-up work. */
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured);

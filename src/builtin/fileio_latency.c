@@ -53,7 +53,7 @@ static inline void store64(uint64_t *p, uint64_t v)
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-int fileio_latency_init(unsigned threads)
+int fileio_latency_init(unsigned threads, unsigned kinds)
 {
   workers = aligned_alloc(128, threads * sizeof(*workers));
   if (workers == NULL)
@@ -64,7 +64,7 @@ int fileio_latency_init(unsigned threads)
   current_epoch = 1;
   for (unsigned i = 0; i < threads; i++)
     for (unsigned k = 0; k < FILEIO_OP_KINDS; k++)
-      if ((workers[i].ops[k].histogram = histogram_new()) == NULL)
+      if ((kinds & (1u << k)) && (workers[i].ops[k].histogram = histogram_new()) == NULL)
         return -1;
   for (unsigned k = 0; k < FILEIO_OP_KINDS; k++) {
     seen[k].count = seen[k].sum_ns = 0;
@@ -140,7 +140,8 @@ void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], unsig
       op_record *r = &workers[i].ops[k];
       count += load64(&r->count);
       sum += load64(&r->sum_ns);
-      histogram_add_live(now_histogram, r->histogram);
+      if (r->histogram != NULL)
+        histogram_add_live(now_histogram, r->histogram);
       if (__atomic_load_n(&r->epoch, __ATOMIC_RELAXED) == epoch && load64(&r->count) > 0) {
         uint64_t lo = load64(&r->min_ns), hi = load64(&r->max_ns);
         if (lo < min)
