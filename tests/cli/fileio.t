@@ -211,7 +211,7 @@ rm -f "$work"/*
 
 # ---- small file systems -----------------------------------------------------------------------
 
-if full=$(scratch_mount full tmpfs size=1m); then
+if scratch_mount full full tmpfs size=1m; then
   sb_in "$full" fileio --file-num=2 --file-total-size=2M prepare
   is "$rc" 1 "prepare on a full 1M tmpfs exits 1"
   like "$out" "^FATAL: Failed to write file! errno = 28 \(No space left on device\)
@@ -226,7 +226,7 @@ else
   mounts_or_skip 4 "full-disk tests need a 1M tmpfs"
 fi
 
-if ro=$(scratch_mount ro tmpfs size=4m); then
+if scratch_mount ro ro tmpfs size=4m; then
   sb_in "$ro" fileio $S prepare
   scratch_remount_ro "$ro"
   sb_in "$ro" fileio $S --file-num=5 prepare
@@ -251,7 +251,7 @@ else
   mounts_or_skip 9 "read-only tests need a tmpfs"
 fi
 
-if nodirect=$(scratch_mount nodirect ramfs); then
+if scratch_mount nodirect nodirect ramfs; then
   sb_in "$nodirect" fileio $S --file-extra-flags=direct prepare
   is "$rc" 1 "prepare with direct where O_DIRECT is refused exits 1"
   like "$out" "^FATAL: Can't open file errno = 22 \(Invalid argument\)

@@ -191,7 +191,7 @@ fi
 
 # ---- small file systems: full, read-only, no O_DIRECT ------------------------------------------
 
-if full=$(scratch_mount full tmpfs size=1m); then
+if scratch_mount full full tmpfs size=1m; then
   same "prepare on a full file system" --dir "$full" --before 'rm -f test_file.*' --files -- \
     fileio --file-num=2 --file-total-size=2M prepare
   same "prepare again on the full file system" --dir "$full" --files -- \
@@ -212,7 +212,7 @@ else
   mounts_or_skip 4 "full-disk cases need a 1M tmpfs"
 fi
 
-if ro=$(scratch_mount ro tmpfs size=4m); then
+if scratch_mount ro ro tmpfs size=4m; then
   (cd "$ro" && "$REF_SB" fileio $S prepare >/dev/null)
   scratch_remount_ro "$ro"
   same "prepare on a read-only file system" --dir "$ro" --files -- fileio $S prepare
@@ -227,7 +227,7 @@ else
 fi
 
 # ramfs has no O_DIRECT (tmpfs has it since Linux 6.6).
-if nodirect=$(scratch_mount nodirect ramfs); then
+if scratch_mount nodirect nodirect ramfs; then
   same "prepare with direct where O_DIRECT is refused" --dir "$nodirect" \
     --before 'rm -f test_file.*' --files -- fileio $S --file-extra-flags=direct prepare
   (cd "$nodirect" && rm -f test_file.* && "$REF_SB" fileio $S prepare >/dev/null)

@@ -1,30 +1,32 @@
 # mounts.sh: small private file systems under $TEST_TMP for the tests of a full disk, read-only
 # media and a file system without O_DIRECT (sourced after tap.sh). Mounting needs root.
 #
-#   scratch_mount NAME TYPE [OPTIONS]   mount TYPE (tmpfs, ramfs) with OPTIONS (mount -o) at
-#                                       $TEST_TMP/NAME and print that path; on failure print
-#                                       nothing, set $mount_why and return 1
-#   scratch_remount_ro DIR              make a mounted DIR read-only
-#   mounts_or_skip N WHY                when mounting is not possible: in CI (CI=true) one
-#                                       failing check (CI must run these tests), elsewhere N
-#                                       skips with the reason; returns 1 so the caller skips
-#                                       its block
-# Every mount is unmounted at exit, before tap.sh removes $TEST_TMP.
+#   scratch_mount VAR NAME TYPE [OPTIONS]
+#                           mount TYPE (tmpfs, ramfs) with OPTIONS (mount -o) at $TEST_TMP/NAME
+#                           and set VAR to that path; on failure set $mount_why and return 1.
+#                           Call it in the test's own shell, not in $( ): the exit handler
+#                           must see the mount.
+#   scratch_remount_ro DIR  make a mounted DIR read-only
+#   mounts_or_skip N WHY    when mounting is not possible: in CI (CI=true) one failing check
+#                           (CI must run these tests), elsewhere N skips with the reason;
+#                           returns 1 so the caller skips its block
+# At exit every file system mounted under $TEST_TMP is unmounted (whether or not this file
+# mounted it), then tap.sh's scratch directory is removed.
 
-scratch_mounts=()
 mount_why=""
 
 _scratch_unmount_all() {
   local m
-  for m in "${scratch_mounts[@]}"; do
-    umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-  done
-  scratch_mounts=()
+  # Deepest first, so a mount inside another comes off before its parent.
+  awk -v top="$TEST_TMP/" 'index($2, top) == 1 { print $2 }' /proc/self/mounts | sort -r |
+    while read -r m; do
+      umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+    done
 }
 trap '_scratch_unmount_all; rm -rf "$TEST_TMP"' EXIT
 
 scratch_mount() {
-  local name=$1 type=$2 options=${3:-} dir="$TEST_TMP/$1" msg
+  local var=$1 name=$2 type=$3 options=${4:-} dir="$TEST_TMP/$2" msg
   mkdir -p "$dir"
   if [ "$(id -u)" != 0 ]; then
     mount_why="mounting a $type needs root (running as $(id -un))"
@@ -34,8 +36,7 @@ scratch_mount() {
     mount_why="mount -t $type failed: $msg"
     return 1
   fi
-  scratch_mounts+=("$dir")
-  echo "$dir"
+  printf -v "$var" '%s' "$dir"
 }
 
 scratch_remount_ro() {
