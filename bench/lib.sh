@@ -26,6 +26,8 @@
 #   bench_alternate ROUNDS FN      call `FN ROUND SIDE` for ROUND 1..ROUNDS and SIDE "ours"/"ref",
 #                                  alternating the order: ours ref, ref ours, ours ref, ... so
 #                                  that a slow phase of the machine hits both sides alike
+#   bench_rotate ROUNDS FN SIDE... the same for any number of sides: every SIDE once per round,
+#                                  each round starting one side later (a b c, b c a, c a b, ...)
 #   bench_sysbench_field OUT NAME  print a number from a sysbench report, NAME being
 #                                  "events" (total number of events) or "time" (total time, s)
 #
@@ -100,6 +102,17 @@ bench_alternate() {
       "$fn" "$round" ref
       "$fn" "$round" ours
     fi
+  done
+}
+
+bench_rotate() {
+  local rounds=$1 fn=$2 round i
+  shift 2
+  local sides=("$@")
+  for ((round = 1; round <= rounds; round++)); do
+    for ((i = 0; i < ${#sides[@]}; i++)); do
+      "$fn" "$round" "${sides[$(((round - 1 + i) % ${#sides[@]}))]}"
+    done
   done
 }
 

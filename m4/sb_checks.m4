@@ -1,4 +1,4 @@
-# sb_checks.m4: configure checks for pthreads and the optional database client libraries.
+# sb_checks.m4: configure checks for pthreads, the optional database client libraries and libaio.
 
 # AX_PTHREAD_SIMPLE: every platform this project targets (glibc, musl) takes -pthread.
 AC_DEFUN([AX_PTHREAD_SIMPLE], [
@@ -140,4 +140,29 @@ AC_DEFUN([SB_CHECK_PGSQL], [
   AM_CONDITIONAL([USE_PGSQL], [test "x$sb_pgsql_summary" != xno])
   AC_SUBST([PGSQL_CFLAGS])
   AC_SUBST([PGSQL_LIBS])
+])
+
+# SB_CHECK_LIBAIO: --with-libaio (default: if found). Linux native AIO for fileio's
+# --file-io-mode=async; without it that mode stops with one clear error.
+AC_DEFUN([SB_CHECK_LIBAIO], [
+  AC_ARG_WITH([libaio],
+    [AS_HELP_STRING([--with-libaio],
+      [use Linux native AIO for fileio's async mode (default: if libaio is found)])],
+    [], [with_libaio=check])
+  sb_libaio_summary=no
+  AIO_LIBS=""
+  AS_IF([test "x$with_libaio" != xno], [
+    sb_save_LIBS="$LIBS"; LIBS="-laio $LIBS"
+    AC_MSG_CHECKING([for libaio])
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <libaio.h>]],
+                     [[io_context_t ctx = 0; io_queue_init(1, &ctx); io_queue_release(ctx);]])],
+      [AC_MSG_RESULT([yes]); sb_libaio_summary="yes (-laio)"; AIO_LIBS="-laio"],
+      [AC_MSG_RESULT([no])])
+    LIBS="$sb_save_LIBS"
+    AS_IF([test "x$sb_libaio_summary" = xno && test "x$with_libaio" = xyes],
+      [AC_MSG_ERROR([--with-libaio given but libaio not found: install libaio-dev])])
+  ])
+  AS_IF([test "x$sb_libaio_summary" != xno],
+        [AC_DEFINE([HAVE_LIBAIO], [1], [Linux native AIO (libaio) for fileio's async mode])])
+  AC_SUBST([AIO_LIBS])
 ])

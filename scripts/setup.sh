@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build_pkgs="build-essential autoconf automake libtool pkg-config libluajit-5.1-dev libck-dev
-  libmariadb-dev libpq-dev librocksdb-dev"
+  libmariadb-dev libpq-dev librocksdb-dev libaio-dev"
 # The reference sysbench 1.0.20 and MariaDB and PostgreSQL servers for side-by-side and live
 # tests; openssl for the TLS tests; util-linux-extra for fincore (is a table in the page cache?);
 # xz-utils to unpack the TiDB server beside the repository (../shared/tidb).

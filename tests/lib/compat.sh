@@ -88,6 +88,7 @@ declared() {
 # What legitimately varies between two runs of the same command, masked in both outputs:
 # times, rates, latencies, the thread-fairness spread and the histogram's rows (its total
 # count is kept). Counts stay: a case that must compare them limits the run with --events.
+# fileio's per-second rates keep whether they are zero ("reads/s: 0" in a write test).
 compat_normalise() {   # compat_normalise TIMED < text
   local timed=$1
   awk -v timed="$timed" '
@@ -110,6 +111,10 @@ compat_normalise() {   # compat_normalise TIMED < text
       gsub(/[0-9]+\.[0-9]+s/, "Ns"); print; next }
     /MiB transferred \(/ { sub(/\([0-9.]+ MiB\/sec\)/, "(N MiB/sec)"); print; next }
     /^Total operations: / { sub(/\( *[0-9.]+ per second\)/, "(N per second)"); print; next }
+    /^    (reads\/s|writes\/s|fsyncs\/s|read, MiB\/s|written, MiB\/s): +[0-9.]+$/ {
+      label = $0; sub(/: .*/, ":", label); print label ($NF + 0 == 0 ? " 0" : " N"); next }
+    /^[0-9]+ bytes written in [0-9.]+ seconds \([0-9.a-z]+ MiB\/sec\)\.$/ {
+      sub(/ in [0-9.]+ seconds \([0-9.a-z]+ MiB\/sec\)/, " in N seconds (N MiB/sec)"); print; next }
     { print }
     END { if (in_hist) print "<histogram: " (hist_rows > 0 ? "rows" : "empty") ", total " \
                              (timed ? "N" : hist_total) ">" }'
