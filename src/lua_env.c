@@ -344,7 +344,8 @@ static int read_declared_options(lua_State *L)
     return 0;
   }
   if (lua_pcall(L, 0, 1, 0) != 0) {
-    log_text(LOG_FATAL, "%s", lua_state_error_text(L, -1));
+    log_text(LOG_FATAL, "`sysbench.cmdline.read_cmdline_options' function failed: %s",
+             lua_state_error_text(L, -1));
     lua_pop(L, 3);
     return -1;
   }
@@ -557,7 +558,9 @@ static int call_command_in(lua_State *L, const char *command)
   lua_getfield(L, -1, "call_command");
   lua_pushstring(L, command);
   if (lua_pcall(L, 1, 1, 0) != 0) {
-    log_text(LOG_FATAL, "`%s' function failed: %s", command, lua_state_error_text(L, -1));
+    /* 1.0.20 names the Lua function that ran the command, not the command. */
+    log_text(LOG_FATAL, "`sysbench.cmdline.call_command' function failed: %s",
+             lua_state_error_text(L, -1));
     lua_pop(L, 3);
     return -1;
   }
@@ -592,10 +595,12 @@ static void *command_worker_main(void *arg)
 
 int lua_call_custom_command(const char *command)
 {
-  if (!cmdline_predicate(main_state, "command_parallel", command))
+  unsigned n = runner_config()->threads;
+
+  /* With one thread a parallel command runs in the main state, as in 1.0.20. */
+  if (n == 1 || !cmdline_predicate(main_state, "command_parallel", command))
     return call_command_in(main_state, command);
 
-  unsigned n = runner_config()->threads;
   command_worker *workers = calloc(n, sizeof(command_worker));
   int rc = 0;
   if (workers == NULL)

@@ -66,12 +66,12 @@ fails hook_c run "FATAL: \`report_cumulative' function failed: err_hook_c.lua:3:
 
 printf 'function event() end\nsysbench.cmdline.commands = { boom = { function()\n  error("boom in command")\nend } }\n' |
   write err_command.lua
-fails command boom "FATAL: \`boom' function failed: err_command.lua:3: boom in command" \
-  "an error in a custom command (1.0.20 names it \`sysbench.cmdline.call_command')"
+fails command boom "FATAL: \`sysbench.cmdline.call_command' function failed: err_command.lua:3: boom in command" \
+  "an error in a custom command (named as 1.0.20 names it)"
 
 printf 'function event() end\nsysbench.cmdline.commands = { boom = { function()\n  error("boom in parallel command")\nend, sysbench.cmdline.PARALLEL_COMMAND } }\n' |
   write err_pcommand.lua
-fails pcommand boom "FATAL: \`boom' function failed: err_pcommand.lua:3: boom in parallel command" \
+fails pcommand boom "FATAL: \`sysbench.cmdline.call_command' function failed: err_pcommand.lua:3: boom in parallel command" \
   "an error in a parallel custom command (1.0.20 exits 0)"
 
 printf 'function event() end\nfunction prepare()\n  error("boom in prepare")\nend\n' | write err_prepare.lua

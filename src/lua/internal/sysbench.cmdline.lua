@@ -83,7 +83,8 @@ function cmdline.read_cmdline_options()
       return true
    end
    if type(options) ~= "table" then
-      error("sysbench.cmdline.options must be a table, got " .. type(options), 0)
+      error('[string "sysbench.cmdline.lua"]:120: wrong type for sysbench.cmdline.options: ' ..
+            type(options) .. "\nHINT: sysbench.cmdline.options must be a table", 0)
    end
 
    local names = {}
@@ -95,12 +96,16 @@ function cmdline.read_cmdline_options()
    local keep = {}                      -- keep the C strings alive until the call returns
    for i, name in ipairs(names) do
       local def = options[name]
+      -- 1.0.20's messages, with the place its own sysbench.cmdline.lua raised them (scripts
+      -- and people match on the whole line), then a line of ours saying what is expected.
       if type(name) ~= "string" or type(def) ~= "table" then
-         error("wrong table structure in sysbench.cmdline.options: entry '" ..
-               tostring(name) .. "' must be {description, default [, type [, validate]]}", 0)
+         error('[string "sysbench.cmdline.lua"]:132: wrong table structure in ' ..
+               "sysbench.cmdline.options\nHINT: entry '" .. tostring(name) ..
+               "' must be {description, default [, type [, validate]]}", 0)
       end
       if def[1] == nil then
-         error("nil description for option " .. name, 0)
+         error('[string "sysbench.cmdline.lua"]:137: nil description for option ' .. name ..
+               "\nHINT: give it as {\"description\", default}", 0)
       end
       local t = def[3] or (def[2] ~= nil and inferred_type[type(def[2])]) or cmdline.ARG_STRING
       local value = default_text(name, def)
