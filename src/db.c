@@ -69,15 +69,6 @@ static int init_driver_once(const db_driver_def *def)
   return rc;
 }
 
-static bool check_ps_mode(void)
-{
-  const char *mode = opt_string("db-ps-mode");
-  if (mode == NULL || strcmp(mode, "auto") == 0 || strcmp(mode, "disable") == 0)
-    return true;
-  log_text(LOG_FATAL, "Invalid value for --db-ps-mode: '%s' (expected auto or disable)", mode);
-  return false;
-}
-
 db_driver *db_create(const char *name)
 {
   if (name == NULL || *name == '\0')
@@ -89,17 +80,20 @@ db_driver *db_create(const char *name)
   }
   const db_driver_def *def = db_registry_find(name);
   if (def == NULL) {
-    char known[256] = "";
-    for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++) {
-      strncat(known, known[0] ? ", " : "", sizeof(known) - strlen(known) - 1);
-      strncat(known, (*d)->name, sizeof(known) - strlen(known) - 1);
+    /* 1.0.20's line, once per run (every thread asks for the driver) */
+    static int reported;
+    if (__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0) {
+      char known[256] = "";
+      for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++) {
+        strncat(known, known[0] ? ", " : "", sizeof(known) - strlen(known) - 1);
+        strncat(known, (*d)->name, sizeof(known) - strlen(known) - 1);
+      }
+      log_text(LOG_FATAL, "invalid database driver name: '%s'", name);
+      log_text(LOG_NOTICE, "HINT: the drivers compiled in are %s (sysbench --help lists them)",
+               known[0] ? known : "none");
     }
-    log_text(LOG_FATAL, "invalid database driver name: '%s' (compiled-in drivers: %s)", name,
-             known[0] ? known : "none");
     return NULL;
   }
-  if (!check_ps_mode())
-    return NULL;
   if (opt_bool("db-debug")) {
     debug_queries = true;
     if (log_verbosity() < LOG_DEBUG)
@@ -149,6 +143,12 @@ const char *db_connect_error(void)
   return connect_error;
 }
 
+bool db_connect_failure_first(void)
+{
+  static int reported;
+  return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
 void db_connect_error_logged(void)
 {
   connect_error[0] = '\0';
@@ -182,8 +182,12 @@ void db_clear_error(db_conn *con)
   con->sql_errmsg = NULL;
 }
 
-/* The caller misused the API (not a server error): Lua reports "SQL API error". */
-static void api_error(db_conn *con)
+void db_api_alert(const char *what)
+{
+  log_text(LOG_ALERT, "%s", what);
+}
+
+void db_set_api_error(db_conn *con)
 {
   con->error = DB_ERROR_FATAL;
   con->sql_errno = 0;
@@ -228,7 +232,7 @@ static int free_results_internal(db_conn *con)
   return rc;
 }
 
-int db_connection_close(db_conn *con)
+static int close_connection(db_conn *con)
 {
   if (con == NULL || con->state == DB_CONN_INVALID)
     return 0;
@@ -236,6 +240,15 @@ int db_connection_close(db_conn *con)
   int rc = con->driver->def->ops->disconnect(con);
   con->state = DB_CONN_INVALID;
   return rc;
+}
+
+int db_connection_close(db_conn *con)
+{
+  if (con != NULL && con->state == DB_CONN_INVALID) {
+    log_text(LOG_ALERT, "attempt to close an already closed connection");
+    return 0;
+  }
+  return close_connection(con);
 }
 
 int db_connection_reconnect(db_conn *con)
@@ -254,6 +267,9 @@ int db_connection_reconnect(db_conn *con)
   }
   con->generation++;
   con->state = rc == 0 ? DB_CONN_READY : DB_CONN_INVALID;
+  /* a reconnect the script asked for (con:reconnect(), --reconnect=N) is one too */
+  if (rc == 0)
+    sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
   return rc;
 }
 
@@ -267,7 +283,7 @@ void db_connection_free(db_conn *con)
   free_results_internal(con);
   while (con->statements != NULL)
     db_close(con->statements);
-  db_connection_close(con);
+  close_connection(con);
   free(con->bulk_buffer);
   free(con->values);
   free(con);
@@ -339,11 +355,12 @@ static bool connection_usable(db_conn *con)
   if (con == NULL)
     return false;
   if (con->state == DB_CONN_INVALID) {
-    api_error(con);
+    log_text(LOG_ALERT, "attempt to use an already closed connection");
+    db_set_api_error(con);
     return false;
   }
   if (free_results_internal(con) != 0) {
-    api_error(con);
+    db_set_api_error(con);
     return false;
   }
   return true;
@@ -374,8 +391,12 @@ db_result *db_query(db_conn *con, const char *query, size_t len)
 
 db_row_t *db_fetch_row(db_result *rs)
 {
-  if (rs == NULL || rs->connection == NULL || rs->connection->state != DB_CONN_RESULT_SET)
+  if (rs == NULL || rs->connection == NULL)
     return NULL;
+  if (rs->connection->state != DB_CONN_RESULT_SET) {
+    log_text(LOG_ALERT, "attempt to fetch row from an invalid result set");
+    return NULL;
+  }
   db_conn *con = rs->connection;
   const db_driver_ops *ops = con->driver->def->ops;
   if (ops->fetch_row == NULL)
@@ -410,10 +431,16 @@ db_result *db_next_result(db_conn *con)
   return finish(con, ops->next_result(con, &con->rs));
 }
 
+/* A result set lives until it is freed or the next statement on its connection: freeing it
+   after that is the script's mistake, reported as 1.0.20 does. */
 int db_free_results(db_result *rs)
 {
   if (rs == NULL || rs->connection == NULL)
     return 0;
+  if (rs->connection->state != DB_CONN_RESULT_SET) {
+    log_text(LOG_ALERT, "attempt to free an invalid result set");
+    return 1;
+  }
   return free_results_internal(rs->connection);
 }
 
@@ -532,7 +559,7 @@ db_result *db_execute(db_stmt *stmt)
     size_t len;
     const char *text = db_emulate_statement(stmt, &len);
     if (text == NULL) {
-      api_error(con);
+      db_set_api_error(con);
       return NULL;
     }
     if (db_debug_enabled())
@@ -542,7 +569,7 @@ db_result *db_execute(db_stmt *stmt)
 
   if (stmt->generation != con->generation && reprepare(stmt) != 0) {
     if (con->error == DB_ERROR_NONE)
-      api_error(con);
+      db_set_api_error(con);
     count_result(con, con->error, &con->rs);
     return NULL;
   }

@@ -242,11 +242,19 @@ const char *db_connect_error(void);
 void db_set_connect_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The driver logged the reason itself, as 1.0.20 did: the Lua error then adds none. */
 void db_connect_error_logged(void);
+/* True for the first caller in the run: a driver prints why a connection failed only then
+   (every thread of a run whose server is down would say the same). */
+bool db_connect_failure_first(void);
 
 /* Set the connection's error fields (the texts are copied into the connection). */
 void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
                   const char *message);
 void db_clear_error(db_conn *con);
+/* The script misused the API, or an error the driver reported itself (1.0.20's driver lines):
+   the script gets "SQL API error". */
+void db_set_api_error(db_conn *con);
+/* 1.0.20's "ALERT: attempt to ..." lines for misuse the Lua layer detects. */
+void db_api_alert(const char *what);
 
 /* A driver reconnected `con` by itself: count it (as a reconnect, not as an ignored error)
    and invalidate prepared statements (the db layer re-prepares them on their next

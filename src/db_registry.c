@@ -51,7 +51,9 @@ static const option_decl db_args[] = {
 #endif
    .type = SB_ARG_TYPE_STRING},
   {.name = "db-ps-mode", .desc = "prepared statements usage mode {auto, disable}",
-   .default_text = "auto", .type = SB_ARG_TYPE_STRING},
+   .default_text = "auto", .type = SB_ARG_TYPE_STRING,
+   .choices = (const char *const[]) {"auto", "disable", NULL},
+   .compat_error = "FATAL: Invalid value for db-ps-mode: %s"},
   {.name = "db-debug", .desc = "print database-specific debug information",
    .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}

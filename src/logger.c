@@ -96,6 +96,11 @@ void log_set_timestamp_decimals(int decimals)
   timestamp_decimals = decimals;
 }
 
+int log_timestamp_decimals(void)
+{
+  return timestamp_decimals;
+}
+
 void log_flush(void)
 {
   pthread_mutex_lock(&log_mutex);

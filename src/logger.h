@@ -31,6 +31,8 @@ void log_timestamped(log_level level, double seconds, const char *fmt, ...)
 
 /* Digits after the point in "[ Ns ]" (0 as in 1.0; more for sub-second report intervals). */
 void log_set_timestamp_decimals(int decimals);
+/* (exported for the Lua reporters, which print the same times) */
+int log_timestamp_decimals(void);
 
 /* Flush a pending "(last message repeated N times)" line. */
 void log_flush(void);

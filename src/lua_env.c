@@ -238,6 +238,7 @@ static int call_global(lua_State *L, const char *name, int thread_id, bool requi
   return 0;
 }
 
+
 static void push_option_value(lua_State *L, sb_option *opt)
 {
   switch (option_type(opt)) {
@@ -388,7 +389,21 @@ static int op_thread_init(int thread_id)
     return -1;
   worker_states[thread_id] = L;
   export_options(L);
-  return call_global(L, "thread_init", thread_id, false);
+  /* When thread_init fails it usually fails the same way in every thread (server down, wrong
+     password): the first failure is reported, the run stops, the others add nothing. */
+  static int failure_reported;
+  lua_getglobal(L, "thread_init");
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  lua_pushnumber(L, thread_id);
+  if (lua_pcall(L, 1, 0, 0) == 0)
+    return 0;
+  if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0)
+    log_text(LOG_FATAL, "`thread_init' function failed: %s", lua_state_error_text(L, -1));
+  lua_pop(L, 1);
+  return -1;
 }
 
 static int op_thread_run(int thread_id)

@@ -172,7 +172,8 @@ static int load_internal_modules(lua_State *L)
     const embedded_script *s = embedded_find(*m, EMBEDDED_INTERNAL);
     if (s == NULL)
       continue;                    /* a module of a layer not built in */
-    snprintf(chunkname, sizeof(chunkname), "@%s.lua", s->name);
+    /* Named as 1.0.20 names them: positions in its messages read [string "sysbench.sql.lua"]:N */
+    snprintf(chunkname, sizeof(chunkname), "%s.lua", s->name);
     if (luaL_loadbuffer(L, s->source, s->length, chunkname) != 0 || lua_pcall(L, 0, 0, 0) != 0) {
       log_text(LOG_FATAL, "failed to load internal module '%s': %s", *m, lua_tostring(L, -1));
       lua_pop(L, 1);

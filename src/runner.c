@@ -205,7 +205,12 @@ void sb_counter_add(int thread_id, sb_counter_type type, uint64_t amount)
 {
   if ((unsigned) type >= SB_CNT_MAX)
     return;
-  uint64_t *slot = &stats_of((unsigned) thread_id)->counters[type];
+  worker_stats *w = stats_of((unsigned) thread_id);
+  /* The queries of an event begun during the warm-up are not measured, like the event itself,
+     even when they run after the warm-up ended. */
+  if (w->warmup_event)
+    return;
+  uint64_t *slot = &w->counters[type];
   __atomic_store_n(slot, *slot + amount, __ATOMIC_RELAXED);
 }
 
@@ -256,9 +261,11 @@ static void *worker_main(void *arg)
   rand_thread_init((unsigned) thread_id);
   log_text(LOG_DEBUG, "Worker thread (#%d) started", thread_id);
 
+  bool init_ok = true;
   if (ops->thread_init != NULL && ops->thread_init(thread_id) != 0) {
     log_text(LOG_DEBUG, "Worker thread (#%d) failed to initialize!", thread_id);
     rc = 1;
+    init_ok = false;
   } else {
     log_text(LOG_DEBUG, "Worker thread (#%d) initialized", thread_id);
   }
@@ -270,7 +277,8 @@ static void *worker_main(void *arg)
   }
   __atomic_sub_fetch(&threads_running, 1, __ATOMIC_RELAXED);
 
-  if (ops->thread_done != NULL && ops->thread_done(thread_id) != 0)
+  /* as in 1.0.20, a worker whose thread_init failed has nothing to tear down */
+  if (init_ok && ops->thread_done != NULL && ops->thread_done(thread_id) != 0)
     runner_fail_late();
 
   __atomic_add_fetch(&workers_exited, 1, __ATOMIC_RELEASE);
@@ -329,9 +337,9 @@ static void report_threads_debug(void)
 
 typedef enum { REPORT_FINAL, REPORT_CHECKPOINT, REPORT_FORCED } cumulative_kind;
 
-/* Everything since the last checkpoint. On a forced shutdown, events still running are
-   counted as ending now, so a hung server shows up in the latencies. --histogram goes with
-   the final report only, as in 1.0. */
+/* Everything since the last checkpoint. On a forced shutdown, events still running are not
+   counted (as in 1.0.20); how many there were is said. --histogram goes with the final
+   report only, as in 1.0. */
 static void report_cumulative(cumulative_kind kind)
 {
   bool forced = kind == REPORT_FORCED;
@@ -343,25 +351,9 @@ static void report_cumulative(cumulative_kind kind)
   stats_take(&current);
   stats_latency_extremes(&min_ns, &max_ns);
 
-  if (forced) {
-    for (unsigned i = 0; i < config.threads; i++) {
-      worker_stats *w = stats_of(i);
-      if (!__atomic_load_n(&w->in_event, __ATOMIC_RELAXED))
-        continue;
-      uint64_t start = __atomic_load_n(&w->event_start_ns, __ATOMIC_RELAXED);
-      uint64_t latency = current.taken_ns > start ? current.taken_ns - start : 0;
-      unfinished++;
-      current.counters[SB_CNT_EVENT]++;
-      current.thread_events[i]++;
-      current.thread_latency_ns[i] += latency;
-      current.latency_sum_ns += latency;
-      histogram_record(current.histogram, latency);
-      if (latency > max_ns)
-        max_ns = latency;
-      if (latency < min_ns)
-        min_ns = latency;
-    }
-  }
+  if (forced)
+    for (unsigned i = 0; i < config.threads; i++)
+      unfinished += __atomic_load_n(&stats_of(i)->in_event, __ATOMIC_RELAXED) != 0;
 
   stats_compute(&stat, &baseline, &current, scratch, config.percentile, min_ns, max_ns);
   stat.threads_running = __atomic_load_n(&threads_running, __ATOMIC_RELAXED);

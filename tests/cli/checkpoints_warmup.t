@@ -70,4 +70,50 @@ sb count.lua run --warmup-time=1 --events=100 --threads=2 --time=0
 like "$out" "total number of events: +100$" "--events counts measured events only: exactly 100"
 num_cmp "$(lua_total)" ">" 150 "... on top of the warm-up's ($(lua_total) ran)"
 
+# The queries of an event begun during the warm-up are not measured either, even those it runs
+# after the warm-up ended: every measured event ran exactly its 20 queries (a dry run counts
+# each as "other").
+write twenty.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function thread_init() con = sysbench.sql.driver():connect() end
+function event()
+  for i = 1, 20 do con:query("SELECT 1"); ffi.C.usleep(200) end
+end
+LUA
+sb twenty.lua run --mysql-dry-run --warmup-time=0.5 --time=1 --threads=2
+events=$(field "$out" "total number of events:")
+queries=$(field "$out" "    queries:")
+is "$rc/$queries" "0/$(( events * 20 ))" \
+   "with --warmup-time, queries are exactly 20 per measured event ($events events)"
+
+# ---- the Lua reporters' times ------------------------------------------------------------
+
+write csv.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(2000) end
+sysbench.hooks.report_intermediate = sysbench.report_csv
+LUA
+sb csv.lua run --time=1.6 --report-interval=0.5
+is "$(printf '%s\n' "$out" | grep -oE '^[0-9.]+,' | tr -d '\n')" "0.5,1.0,1.5," \
+   "report_csv prints the text reporter's times for --report-interval=0.5"
+sb csv.lua run --time=2 --report-interval=1
+is "$(printf '%s\n' "$out" | grep -oE '^[0-9.]+,' | tr -d '\n')" "1,2," \
+   "... and whole seconds for whole-second intervals, as 1.0.20"
+write json.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(2000) end
+sysbench.hooks.report_intermediate = sysbench.report_json
+LUA
+sb json.lua run --time=1.1 --report-interval=0.5
+is "$(printf '%s\n' "$out" | sed -nE 's/^ *"time": *([0-9.]+),$/\1/p' | tr '\n' ' ')" "0.5 1.0 " \
+   "report_json prints the same times"
+write default.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(2000) end
+sysbench.hooks.report_intermediate = sysbench.report_default
+LUA
+sb default.lua run --time=1.1 --report-interval=0.5
+is "$(printf '%s\n' "$out" | grep -oE '^\[ [0-9.]+s \]' | tr '\n' ' ')" "[ 0.5s ] [ 1.0s ] " \
+   "... and so does report_default"
+
 done_testing

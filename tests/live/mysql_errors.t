@@ -97,10 +97,13 @@ for mode in auto disable; do
   arm 1644
   my update.lua run --events=100 --time=0 --db-ps-mode=$mode
   is "$rc" 1 "ps-mode=$mode: an error not in the ignore list exits 1"
-  if [ $mode = auto ]; then query="UPDATE t SET v = v + 1 WHERE id = ?"; else query="UPDATE t SET v = v + 1 WHERE id = 10"; fi
-  like "$out" "^FATAL: \`thread_run' function failed: update\.lua:[0-9]+: SQL error, errno = 1644, state = '45000': chosen failure \(query: $(printf '%s' "$query" | sed 's/[?+()]/\\&/g')\)$" \
-    "ps-mode=$mode: the line names errno, SQLSTATE, message and the query"
-  is "$(count "$out" '^(FATAL|ALERT|WARNING)')" 1 "ps-mode=$mode: it is the only error line"
+  if [ $mode = auto ]; then call="mysql_stmt_execute()"; query="UPDATE t SET v = v + 1 WHERE id = ?"
+  else call="mysql_drv_query()"; query="UPDATE t SET v = v + 1 WHERE id = 10"; fi
+  like "$out" "^FATAL: $(printf '%s' "$call" | sed 's/[()]/\\&/g') returned error 1644 \(chosen failure\) for query '$(printf '%s' "$query" | sed 's/[?+()]/\\&/g')'$" \
+    "ps-mode=$mode: 1.0.20's driver line names the call, errno, message and the statement"
+  like "$out" "^FATAL: \`thread_run' function failed: update\.lua:[0-9]+: SQL error, errno = 1644, state = '45000': chosen failure$" \
+    "ps-mode=$mode: then the script's line names errno, SQLSTATE and message"
+  is "$(count "$out" '^(FATAL|ALERT|WARNING)')" 2 "ps-mode=$mode: these are the only error lines"
   like "$out" "SQL statistics:" "ps-mode=$mode: the report follows"
   is "$(stat write)" 9 "ps-mode=$mode: the report counts the 9 updates done before the error"
 done
@@ -121,15 +124,20 @@ secret="Wr0ng-Pass-Zq7"
 sb connect.lua run --events=1 --time=0 --mysql-host=127.0.0.1 --mysql-port="$MYSQL_PORT" \
   --mysql-user=sbtest --mysql-password="$secret"
 is "$rc" 1 "a wrong password exits 1"
-like "$out" "^FATAL: \`thread_init' function failed: connect\.lua:1: connection creation failed: unable to connect to MySQL server on host '127\.0\.0\.1', port $MYSQL_PORT: error 1045: Access denied for user 'sbtest'@'[^']*' \(using password: YES\)$" \
-  "a wrong password: one line with the server, errno and message"
+like "$out" "^FATAL: unable to connect to MySQL server on host '127\.0\.0\.1', port $MYSQL_PORT, aborting\.\.\.$" \
+  "a wrong password: 1.0.20's line naming the server"
+like "$out" "^FATAL: error 1045: Access denied for user 'sbtest'@'[^']*' \(using password: YES\)$" \
+  "... then the server's errno and message"
+like "$out" "^FATAL: \`thread_init' function failed: connect\.lua:1: connection creation failed$" \
+  "... then the script's error"
 unlike "$out$err" "$secret" "the wrong password is not printed"
 
 port=$(free_port)
 sb connect.lua run --events=1 --time=0 --mysql-host=127.0.0.1 --mysql-port="$port"
 is "$rc" 1 "a closed port exits 1"
-like "$out" "^FATAL: \`thread_init' function failed: connect\.lua:1: connection creation failed: unable to connect to MySQL server on host '127\.0\.0\.1', port $port: error 2002: .*$" \
-  "a closed port: one line naming host, port and error 2002"
+like "$out" "^FATAL: unable to connect to MySQL server on host '127\.0\.0\.1', port $port, aborting\.\.\.$" \
+  "a closed port: 1.0.20's line naming host and port"
+like "$out" "^FATAL: error 2002: " "... then error 2002"
 is "$(count "$out" 'connection creation failed')" 1 "... printed once"
 
 sb connect.lua run --events=1 --time=0 --threads=4 --mysql-host=127.0.0.1 --mysql-port="$port"

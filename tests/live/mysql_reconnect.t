@@ -85,6 +85,16 @@ my oltp_point_select run --table-size=1000 --threads=2 --time=3 --mysql-ignore-e
 wait $killer
 is "$rc/$(stat reconnects)" "0/1" "oltp_point_select reconnects once and goes on"
 num_cmp "$(stat read)" ">" 1000 "oltp_point_select kept reading after the reconnect"
+
+# Reconnects the script asks for are reconnects too (1.0.20 crashes on con:reconnect()).
+write explicit.lua <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:reconnect(); con:query("SELECT 1") end
+LUA
+my explicit.lua run --events=5 --time=0
+is "$rc/$(stat reconnects)/$(stat read)" "0/5/5" "con:reconnect() in each of 5 events: 5 reconnects"
+my oltp_point_select run --table-size=1000 --events=40 --time=0 --reconnect=10
+is "$rc/$(stat reconnects)" "0/4" "--reconnect=10 over 40 events: 4 reconnects"
 my oltp_point_select cleanup
 
 done_testing

@@ -59,7 +59,7 @@ is "$(printf '%s\n' "$hosts" | sort -u)" "localhost" "... every connection came 
 port=$(free_port)
 sb hold.lua run "${common[@]}" --mysql-host=127.0.0.1 --mysql-port="$MYSQL_PORT,$port" --time=1
 is "$rc" 1 "one closed port among two: the run fails"
-like "$out" "unable to connect to MySQL server on host '127\.0\.0\.1', port $port: error 2002" \
+like "$out" "unable to connect to MySQL server on host '127\.0\.0\.1', port $port, aborting" \
   "... naming the closed port"
 
 done_testing

@@ -70,7 +70,7 @@ fi
 sb_in "$TEST_TMP" "$TEST_TMP/cipher.lua" run --threads=1 --events=1 --time=0 "${MYSQL_ARGS[@]}" \
   --mysql-ssl=on
 is "$rc" 1 "--mysql-ssl=on without the files exits 1"
-like "$out" "connection creation failed: .*error 2026: .*client-key\.pem, client-cert\.pem and cacert\.pem" \
+like "$out" "^FATAL: error 2026: .*client-key\.pem, client-cert\.pem and cacert\.pem" \
   "... saying which files it looked for"
 
 # A CA that did not sign the server's certificate.
@@ -78,7 +78,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=Other CA" \
   -keyout "$TEST_TMP/other-key.pem" -out "$TEST_TMP/other-ca.pem" >/dev/null 2>&1
 run --mysql-ssl=verify_ca --mysql-ssl-ca="$TEST_TMP/other-ca.pem" --threads=1
 is "$rc" 1 "verify_ca with a CA that did not sign the server's certificate exits 1"
-like "$out" "connection creation failed: unable to connect to MySQL server on host '127\.0\.0\.1', port $MYSQL_PORT: error 2026: .*certificate" \
+like "$out" "^FATAL: error 2026: .*certificate" \
   "... with a certificate error"
 
 run --mysql-ssl=verify_ca --threads=1

@@ -209,7 +209,12 @@ int mysqldrv_connect(db_conn *con)
   c->mysql = open_handle(&c->endpoint, why, sizeof(why));
   if (c->mysql == NULL) {
     mysqldrv_describe_endpoint(&c->endpoint, where, sizeof(where));
-    db_set_connect_error("unable to connect to MySQL server on %s: %s", where, why);
+    /* 1.0.20's two lines; the script's error is then its plain "connection creation failed" */
+    if (db_connect_failure_first()) {
+      log_text(LOG_FATAL, "unable to connect to MySQL server on %s, aborting...", where);
+      log_text(LOG_FATAL, "%s", why);
+    }
+    db_connect_error_logged();
     if (mysqldrv_active_hooks.connect_failed != NULL)
       mysqldrv_active_hooks.connect_failed(&c->endpoint, why);
     free(c);

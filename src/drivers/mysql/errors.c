@@ -60,8 +60,15 @@ db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state
       return DB_ERROR_IGNORABLE;
 
     case MYSQL_ERROR_CLASS_FATAL:
-    default:
+    default: {
+      /* 1.0.20's line, naming the client call and the statement (the script's error that
+         follows names the script's line). */
+      mysqldrv_conn *c = con->ptr;
+      if (c != NULL && c->call != NULL)
+        log_text(LOG_FATAL, "%s returned error %u (%s) for query '%.*s'", c->call, sql_errno,
+                 message, (int) c->call_query_len, c->call_query);
       db_set_error(con, DB_ERROR_FATAL, (int) sql_errno, sql_state, message);
       return DB_ERROR_FATAL;
+    }
   }
 }

@@ -161,7 +161,23 @@ typedef struct {
   MYSQL *mysql;                /* NULL while disconnected */
   mysqldrv_endpoint endpoint;  /* the server this connection talks to */
   mysqldrv_wire wire;
+  /* What the connection is doing, for 1.0.20's FATAL line on an error that stops the run:
+     "<call> returned error N (message) for query '<text>'". */
+  const char *call;
+  const char *call_query;
+  size_t call_query_len;
 } mysqldrv_conn;
+
+/* Remember the client call and statement text an error would be reported against. */
+static inline void mysqldrv_doing(db_conn *con, const char *call, const char *query, size_t len)
+{
+  mysqldrv_conn *c = con->ptr;
+  if (c != NULL) {
+    c->call = call;
+    c->call_query = query;
+    c->call_query_len = len;
+  }
+}
 
 /* A prepared statement (statement.c; wire.c executes it on plain connections). */
 typedef struct {

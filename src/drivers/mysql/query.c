@@ -59,6 +59,7 @@ db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result
 
   if (mysql_more_results(m))
     mysqldrv_drain_results(m);
+  mysqldrv_doing(con, "mysql_drv_query()", query, len);
   int rc = mysql_real_query(m, query, (unsigned long) len);
   MYSQLDRV_TRACE("mysql_real_query(%p, \"%.*s\", %zu) = %d", (void *) m, (int) len, query, len,
                  rc);
@@ -104,6 +105,7 @@ db_error_t mysqldrv_next_result(db_conn *con, db_result *rs)
   if (m == NULL)
     return mysqldrv_fail_disconnected(con);
 
+  mysqldrv_doing(con, "mysql_next_result()", "<next result>", 13);
   int rc = mysql_next_result(m);
   MYSQLDRV_TRACE("mysql_next_result(%p) = %d", (void *) m, rc);
   if (rc > 0)

@@ -161,7 +161,14 @@ int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
       free(s);
       return 1;
     }
-    fail_statement(con, s->handle);
+    if (mysqldrv_classify_error(err, mysql_stmt_sqlstate(s->handle)) == MYSQL_ERROR_CLASS_FATAL) {
+      /* 1.0.20's two lines; the script then gets its "SQL API error" */
+      log_text(LOG_FATAL, "mysql_stmt_prepare() failed");
+      log_text(LOG_FATAL, "MySQL error: %u \"%s\"", err, mysql_stmt_error(s->handle));
+      db_set_api_error(con);
+    } else {
+      fail_statement(con, s->handle);
+    }
     mysql_stmt_close(s->handle);
     free(s);
     return -1;
@@ -186,8 +193,9 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
     return 1;
   unsigned long expected = mysql_stmt_param_count(s->handle);
   if (expected != count) {
-    log_text(LOG_FATAL, "Wrong number of parameters for \"%s\": %zu bound, the statement has "
-             "%lu", stmt->query, count, expected);
+    log_text(LOG_FATAL, "Wrong number of parameters to mysql_stmt_bind_param");
+    log_text(LOG_NOTICE, "HINT: %zu bound for \"%s\", which has %lu", count, stmt->query,
+             expected);
     return 1;
   }
   MYSQL_BIND *binds = convert_binds(params, count);
@@ -235,6 +243,7 @@ db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL || s == NULL)
     return mysqldrv_fail_disconnected(con);
+  mysqldrv_doing(con, "mysql_stmt_execute()", stmt->query, stmt->query_len);
   db_error_t wire_rc;
   if (mysqldrv_wire_ready(con->ptr, s) && mysqldrv_wire_execute(stmt, rs, &wire_rc) == 0)
     return wire_rc;

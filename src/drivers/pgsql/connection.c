@@ -76,7 +76,8 @@ int pgsqldrv_connect(db_conn *con)
   c->pg = open_handle(&c->endpoint, why, sizeof(why));
   if (c->pg == NULL) {
     /* 1.0.20's line, libpq's message with its own line breaks (and final newline) */
-    log_text(LOG_FATAL, "Connection to database failed: %s", why);
+    if (db_connect_failure_first())
+      log_text(LOG_FATAL, "Connection to database failed: %s", why);
     db_connect_error_logged();
     free(c);
     con->ptr = NULL;

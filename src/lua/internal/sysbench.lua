@@ -138,6 +138,16 @@ sysbench.hooks = {
    -- before_restart_event = function(errdesc) ... end,
 }
 
+ffi.cdef[[
+int log_timestamp_decimals(void);
+]]
+
+-- A report's time as the text reports print it: whole seconds as in 1.0 ("1"), with the
+-- decimals a sub-second --report-interval needs otherwise ("0.5").
+local function report_time(width, seconds)
+   return string.format("%" .. width .. "." .. ffi.C.log_timestamp_decimals() .. "f", seconds)
+end
+
 -- Per-second rate of a counter over the reported interval.
 local function rate(n, seconds)
    return n / seconds
@@ -146,10 +156,10 @@ end
 -- The default intermediate line of sysbench 1.0 (note: "err/s" has no colon here, as in 1.0).
 function sysbench.report_default(stat)
    local seconds = stat.time_interval
-   print(string.format("[ %.0fs ] thds: %u tps: %4.2f qps: %4.2f " ..
+   print(string.format("[ %ss ] thds: %u tps: %4.2f qps: %4.2f " ..
                           "(r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%u%%): %4.2f " ..
                           "err/s %4.2f reconn/s: %4.2f",
-                       stat.time_total,
+                       report_time("", stat.time_total),
                        stat.threads_running,
                        rate(stat.events, seconds),
                        rate(stat.reads + stat.writes + stat.other, seconds),
@@ -165,8 +175,8 @@ end
 -- CSV: time,threads,tps,qps,reads/s,writes/s,other/s,latency_ms,errors/s,reconnects/s
 function sysbench.report_csv(stat)
    local seconds = stat.time_interval
-   print(string.format("%.0f,%u,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f",
-                       stat.time_total,
+   print(string.format("%s,%u,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f",
+                       report_time("", stat.time_total),
                        stat.threads_running,
                        rate(stat.events, seconds),
                        rate(stat.reads + stat.writes + stat.other, seconds),
@@ -192,7 +202,7 @@ function sysbench.report_json(stat)
    local seconds = stat.time_interval
    io.write(([[
   {
-    "time": %4.0f,
+    "time": %s,
     "threads": %u,
     "tps": %4.2f,
     "qps": {
@@ -204,7 +214,7 @@ function sysbench.report_json(stat)
     "latency": %4.2f,
     "errors": %4.2f,
     "reconnects": %4.2f
-  }]]):format(stat.time_total,
+  }]]):format(report_time("4", stat.time_total),
               stat.threads_running,
               rate(stat.events, seconds),
               rate(stat.reads + stat.writes + stat.other, seconds),

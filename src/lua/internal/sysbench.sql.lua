@@ -252,8 +252,9 @@ function connection_methods.check_error(self, rs, query)
       error(errdesc, 3)
    end
 
-   error(string.format("SQL error, errno = %d, state = '%s': %s%s", self.sql_errno, sql_state,
-                       sql_errmsg, query and (" (query: " .. query .. ")") or ""), 2)
+   -- (the driver's own FATAL line before this one names the statement, as 1.0.20's does)
+   error(string.format("SQL error, errno = %d, state = '%s': %s", self.sql_errno, sql_state,
+                       sql_errmsg), 2)
 end
 
 -- The result set of a query, or nil when it has none (or when an error was ignored).
@@ -288,10 +289,13 @@ local statement_connection = setmetatable({}, { __mode = "k" })
 function connection_methods.prepare(self, query)
    local stmt = C.db_prepare(self, query, #query)
    if stmt == nil then
-      if self.error ~= C.DB_ERROR_NONE and self.sql_errmsg ~= nil then
-         return self:check_error(nil, query)
+      if self.error == C.DB_ERROR_NONE then
+         error("SQL API error", 2)
       end
-      error("cannot prepare: " .. query, 2)
+      -- the driver said why (1.0.20's lines); the script's error is 1.0.20's, naming the
+      -- script's line (not a tail call: check_error raises at the caller of prepare)
+      self:check_error(nil, query)
+      return nil
    end
    statement_connection[stmt] = self
    return stmt
@@ -389,6 +393,20 @@ end
 -- Prepared statements
 -- ------------------------------------------------------------------------------------------
 
+-- Statements closed by the script: another close, or any use, is the script's mistake and is
+-- said so, instead of reaching the freed statement (1.0.20 crashes there).
+local closed_statements = setmetatable({}, { __mode = "k" })
+
+ffi.cdef[[
+void db_api_alert(const char *what);
+]]
+
+local function check_open(self)
+   if closed_statements[self] then
+      C.db_api_alert("attempt to use an already closed statement")
+      error("SQL API error", 3)
+   end
+end
 local statement_methods = {}
 
 -- A parameter of the given sysbench.sql.type; integers are bound as BIGINT, floats as
@@ -423,6 +441,7 @@ function statement_methods.bind_create(self, btype, max_len)
 end
 
 function statement_methods.bind_param(self, ...)
+   check_open(self)
    local n = select("#", ...)
    if n < 1 then return nil end
    local binds = ffi.new("sql_bind[?]", n)
@@ -439,6 +458,7 @@ function statement_methods.bind_param(self, ...)
 end
 
 function statement_methods.execute(self)
+   check_open(self)
    local rs = C.db_execute(self)
    if rs ~= nil then
       return rs
@@ -451,6 +471,12 @@ function statement_methods.execute(self)
 end
 
 function statement_methods.close(self)
+   if closed_statements[self] then
+      C.db_api_alert("attempt to close an already closed statement")
+      return 0
+   end
+   closed_statements[self] = true
+   statement_connection[self] = nil
    return C.db_close(ffi.gc(self, nil))
 end
 
@@ -488,7 +514,10 @@ function result_methods.fetch_row(self)
 end
 
 function result_methods.free(self)
-   return assert(C.db_free_results(self) == 0, "db_free_results() failed")
+   if C.db_free_results(self) ~= 0 then
+      error("db_free_results() failed", 2)
+   end
+   return true
 end
 
 ffi.metatype("sql_result", {
@@ -539,9 +568,23 @@ function sysbench.db.disconnect()
    end
 end
 
+-- 1.0.20's legacy functions report a failed call as "<name>() failed" at the script's line;
+-- an ignorable error (a table with errcode) still restarts the event.
+local function legacy_call(name, fn, ...)
+   local ok, result = pcall(fn, ...)
+   if ok then
+      return result
+   end
+   if type(result) == "table" then
+      error(result, 0)
+   end
+   error(name .. "() failed", 3)
+end
+
 -- Runs a statement and drops its rows (1.0.20 returns nothing).
 function sysbench.db.query(query)
-   local rs = legacy_connect():query(query)
+   local con = legacy_connect()
+   local rs = legacy_call("db_query", con.query, con, query)
    if rs ~= nil then
       rs:free()
    end
@@ -630,19 +673,31 @@ function sysbench.db.execute(s)
          s.stmt:bind_param(unpack(s.params))
       end
    end
-   return s.stmt:execute()
+   -- 1.0.20 returns a result handle for every statement; one without rows is this one
+   return legacy_call("db_execute", s.stmt.execute, s.stmt) or legacy.no_rows
 end
 
 function sysbench.db.close(s)
    return s.stmt:close()
 end
 
+legacy.no_rows = setmetatable({}, { __tostring = function() return "<sysbench.rs>" end })
+
+-- A result handle, or 1.0.20's error for anything else.
+local function legacy_result(rs, fname)
+   if rs == legacy.no_rows or (type(rs) == "cdata" and ffi.istype("sql_result *", rs)) then
+      return rs
+   end
+   error(string.format("bad argument #1 to '%s' (sysbench.rs expected, got %s)", fname,
+                       type(rs)), 3)
+end
+
 function sysbench.db.store_results(rs)
-   return rs
+   return legacy_result(rs, "db_store_results")
 end
 
 function sysbench.db.free_results(rs)
-   if rs ~= nil then
+   if legacy_result(rs, "db_free_results") ~= legacy.no_rows then
       return rs:free()
    end
 end
