@@ -268,9 +268,9 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
     ok = true;
   if (!ok && opt->type == SB_ARG_TYPE_BOOL) {
     /* 1.0.20 does not take such an argument as the option at all. */
+    const char *as_typed = option_given_name(opt);   /* 1.0.20 echoes the argument */
     snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
-             "true|false or 1|0", dashed(opt->name, dash, sizeof(dash)), text ? text : "",
-             dash);
+             "true|false or 1|0", as_typed, text ? text : "", as_typed);
     return -1;
   }
   if (!ok) {

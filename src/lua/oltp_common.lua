@@ -34,7 +34,7 @@ function init()
 end
 
 if sysbench.cmdline.command == nil then
-   error("Command is required. Supported commands: prepare, prewarm, run, cleanup, help", 0)
+   error("Command is required. Supported commands: prepare, prewarm, run, cleanup, help")
 end
 
 sysbench.cmdline.options = {
@@ -652,14 +652,14 @@ local function thread_backend()
    return backend
 end
 
--- Prepares statement `kind` on every table: stmt[t][kind], with its parameters bound as
--- param[t][kind][1..n].
-function prepare_for_each_table(kind)
+-- Prepares statement `kind` on every table, or on tables 1..last_table: stmt[t][kind], with
+-- its parameters bound as param[t][kind][1..n].
+function prepare_for_each_table(kind, last_table)
    local shape = statement_params[kind]
    if type(shape) == "function" then
       shape = shape()
    end
-   for t = 1, sysbench.opt.tables do
+   for t = 1, last_table or sysbench.opt.tables do
       local s = thread_backend().statement(con, kind, t)
       stmt[t][kind] = s
       if #shape > 0 then

@@ -83,10 +83,10 @@ for code in 40P01 23505 40001; do
   CODE=$code PREPARED=1 same "an ignorable SQLSTATE ($code) from a prepared statement" --file fail.lua -- \
     fail.lua "${db[@]}" run
 done
-CODE=55P03 same "a fatal SQLSTATE from a query: 1.0.20's lines" --allow sql-error-names-query \
+CODE=55P03 same "a fatal SQLSTATE from a query: 1.0.20's lines" \
   --allow report-after-fatal-error --file fail.lua -- fail.lua "${db[@]}" run
 CODE=55P03 PREPARED=1 same "a fatal SQLSTATE from a prepared statement: 1.0.20's lines" \
-  --allow sql-error-names-query --allow report-after-fatal-error --file fail.lua -- \
+  --allow report-after-fatal-error --file fail.lua -- \
   fail.lua "${db[@]}" run
 
 write prepare.lua <<'EOF'
@@ -95,7 +95,7 @@ function event()
   con:prepare("SELEC 1")
 end
 EOF
-same "a statement the server refuses to prepare" --allow pgsql-prepare-refused \
+same "a statement the server refuses to prepare" \
   --allow report-after-fatal-error --file prepare.lua -- prepare.lua "${db[@]}" run
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@
 #       --file FILE      copy $TEST_TMP/FILE into both scratch directories (repeatable)
 #       --dir DIR        run in DIR (both binaries, one after the other) instead of scratch dirs
 #       --db             append the MariaDB sandbox's options ("${MYSQL_ARGS[@]}")
-#       --before CMD     shell command run before each binary (e.g. drop leftover tables)
+#       --before CMD     shell command run before each binary (e.g. drop leftover tables);
+#                        $SB_FOR_SIDE is the binary about to run (to prepare with it)
 #       --after CMD      shell command run after each binary; its output is compared too
 #                        (e.g. SHOW CREATE TABLE, a checksum); $COMPAT_SIDE is "ref" or "ours"
 #       --timed          a time-limited run: every number is masked, counts included
@@ -99,7 +100,7 @@ compat_normalise() {   # compat_normalise TIMED < text
                     (timed ? "N" : hist_total) ">"; in_hist = 0 }
     /^       value  -+ distribution -+ count$/ { print; in_hist = 1; hist_rows = 0;
                                                  hist_total = 0; next }
-    timed { print squeeze(mask($0)); next }
+    timed { s = squeeze(mask($0)); gsub(/N +\(/, "N (", s); print s; next }
     /^\[ [0-9.]+s \] / { ts = $0; sub(/\] .*/, "] ", ts); rest = substr($0, length(ts) + 1);
                          print ts mask(rest); next }
     /total time: +[0-9.]+s$/ || /events per second: / || /execution time \(avg\/stddev\)/ ||
@@ -161,7 +162,7 @@ compat_exit_allowed() {   # compat_exit_allowed REF_RC OURS_RC ALLOWED
 _compat_run() {   # _compat_run SIDE BINARY DIR   (uses the case variables of `same`)
   local side=$1 bin=$2 dir=$3 o="$TEST_TMP/.compat.$1.out" e="$TEST_TMP/.compat.$1.err" f
   for f in "${c_files[@]}"; do cp -r "$TEST_TMP/$f" "$dir/"; done
-  export COMPAT_SIDE=$side
+  export COMPAT_SIDE=$side SB_FOR_SIDE=$bin
   if [ -n "$c_before" ]; then (cd "$dir" && eval "$c_before") >/dev/null 2>&1; fi
   if [ -n "$c_stdin" ]; then
     (cd "$dir" && env -u LUA_PATH -u LUA_CPATH "$bin" "${c_args[@]}") \

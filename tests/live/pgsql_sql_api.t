@@ -278,8 +278,7 @@ function event()
   values[2] = 3
   db_execute(stmt)
   db_close(stmt)
-  local rs = db_query("SELECT 1")
-  db_free_results(rs)
+  db_query("SELECT 1")      -- returns nothing in 1.0.20 (tests/compat/sql_api.t)
   db_disconnect()
 end
 EOF
