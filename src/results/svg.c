@@ -144,13 +144,6 @@ static void draw_axes(FILE *out, const frame *f, double y_step, double x_step)
               f->top + f->height + 19, label);
     }
   }
-  /* The axis lines, over the grid. */
-  fprintf(out, "<line class=\"axis x-axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-          "stroke=\"#333333\" stroke-width=\"2\"/>\n", f->left, f->top + f->height,
-          f->left + f->width, f->top + f->height);
-  fprintf(out, "<line class=\"axis y-axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-          "stroke=\"#333333\" stroke-width=\"2\"/>\n", f->left, f->top, f->left,
-          f->top + f->height);
   /* Axis names. */
   fprintf(out, "<text class=\"axis-label x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
           "font-size=\"13\">", f->left + f->width / 2, f->top + f->height + 42);
@@ -161,6 +154,17 @@ static void draw_axes(FILE *out, const frame *f, double y_step, double x_step)
           "font-size=\"13\" transform=\"rotate(-90 %.1f %.1f)\">", 18.0, yc, 18.0, yc);
   svg_escape(out, c->y_label);
   fputs("</text>\n", out);
+}
+
+/* The axis lines, drawn last: a series at zero must not hide the axis. */
+static void draw_axis_lines(FILE *out, const frame *f)
+{
+  fprintf(out, "<line class=\"axis x-axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+          "stroke=\"#333333\" stroke-width=\"2\"/>\n", f->left, f->top + f->height,
+          f->left + f->width, f->top + f->height);
+  fprintf(out, "<line class=\"axis y-axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+          "stroke=\"#333333\" stroke-width=\"2\"/>\n", f->left, f->top, f->left,
+          f->top + f->height);
 }
 
 static void draw_series(FILE *out, const frame *f)
@@ -239,6 +243,7 @@ void svg_chart(FILE *out, const chart *c, double x, double y)
   draw_legend(out, c, f.left, f.left + f.width);
   draw_axes(out, &f, y_step, x_step);
   draw_series(out, &f);
+  draw_axis_lines(out, &f);
   bool empty = true;
   for (size_t s = 0; s < c->series_count; s++)
     empty = empty && c->series[s].n == 0;
