@@ -124,19 +124,24 @@ void report_cumulative_sql_details(const sb_stat_t *stat)
   log_text(LOG_NOTICE, "Queries by statement kind:");
   for (unsigned k = 0; k < SB_STMT_KINDS; k++) {
     char label[32];
-    snprintf(label, sizeof(label), "%s:", sb_stmt_kind_names[k]);
+    snprintf(label, sizeof(label), "%s:", sb_stmt_kind_labels[k]);
     log_text(LOG_NOTICE, "    %-37s%-6" PRIu64 " (%.2f per sec.)", label, stat->statements[k],
              per_second(stat->statements[k], t));
   }
   if (stat->rows > 0)
-    log_text(LOG_NOTICE, "    rows read:                           %-6" PRIu64 " (%.2f per sec.)",
+    log_text(LOG_NOTICE, "Rows returned by reads:                  %-6" PRIu64 " (%.2f per sec.)",
              stat->rows, per_second(stat->rows, t));
   if (stat->error_code_count == 0)
     return;
   log_text(LOG_NOTICE, "Ignored errors by code:");
   for (unsigned i = 0; i < stat->error_code_count; i++) {
     char code[16], label[32];
-    snprintf(label, sizeof(label), "%s:", stats_error_code_text(stat->error_codes[i].code, code));
+    /* Code 0 (errors without one, codes beyond the table) is "other" in the result file;
+       here "other codes:", as "other:" is a label of 1.0.20's report. */
+    if (stat->error_codes[i].code == 0)
+      snprintf(label, sizeof(label), "other codes:");
+    else
+      snprintf(label, sizeof(label), "%s:", stats_error_code_text(stat->error_codes[i].code, code));
     log_text(LOG_NOTICE, "    %-37s%-6" PRIu64 " (%.2f per sec.)", label,
              stat->error_codes[i].count, per_second(stat->error_codes[i].count, t));
   }

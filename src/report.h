@@ -22,8 +22,8 @@ void report_cumulative_sql(const sb_stat_t *stat);
 /* "Number of unfinished transactions on forced shutdown: N" (with a blank line before). */
 void report_unfinished(unsigned count);
 
-/* Ours, after 1.0.20's blocks of an SQL test: queries by statement kind, rows read and ignored
-   errors by code (the last two only when there are any). */
+/* Ours, after 1.0.20's blocks of an SQL test: queries by statement kind, rows returned by reads
+   and ignored errors by code (the last two only when there are any). */
 void report_cumulative_sql_details(const sb_stat_t *stat);
 
 /* A percentile as people write it: "95", "99.9". */

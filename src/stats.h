@@ -45,8 +45,10 @@ typedef enum {
 } sb_counter_type;
 
 #define SB_STMT_KINDS (SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT + 1)
-/* "select", "insert", ... "other", in counter order. */
+/* "select", "insert", ... "other", in counter order (the result file's names). */
 extern const char *const sb_stmt_kind_names[SB_STMT_KINDS];
+/* "SELECT", "INSERT", ... "other statements" (the text report's). */
+extern const char *const sb_stmt_kind_labels[SB_STMT_KINDS];
 
 /*
  * Ignored errors by code (a MySQL error number or a PostgreSQL SQLSTATE, up to 8 characters

@@ -196,12 +196,12 @@ static void draw_series(FILE *out, const frame *f)
 
 static void draw_legend(FILE *out, const chart *c, double left, double right)
 {
-  double x = left, y = 42;
+  double x = left, y = 40;
   for (size_t s = 0; s < c->series_count; s++) {
     double w = 26 + 7.0 * (double) strlen(c->series[s].name ? c->series[s].name : "");
-    if (x + w > right && x > left) {      /* wrap: rare, with many series */
+    if (x + w > right && x > left) {      /* a second row, with many series */
       x = left;
-      y -= 14;
+      y += 14;
     }
     fprintf(out, "<g class=\"legend\"><rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" "
             "fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", x, y - 9,

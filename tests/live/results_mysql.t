@@ -49,7 +49,7 @@ my update.lua run --events=100 --time=0 --mysql-ignore-errors=1213,1644 --report
 is "$rc/$(stat 'ignored errors')" "0/10" "10 ignored errors, the events ran again"
 block=$(printf '%s\n' "$out" | sed -n '/^Queries by statement kind:/,$p')
 like "$block" "
-    update:                              100    \([0-9.]+ per sec\.\)
+    UPDATE:                              100    \([0-9.]+ per sec\.\)
 " "statements by kind: the 100 UPDATEs that succeeded (not the 10 that failed)"
 like "$block" "Ignored errors by code:
     1213:                                5      \([0-9.]+ per sec\.\)
@@ -78,16 +78,16 @@ like "$out" "Ignored errors by code:
 my oltp_read_only --tables=1 --table-size=1000 prepare
 my oltp_read_only --tables=1 --table-size=1000 --events=20 --report-file=ro.json run
 is "$rc" 0 "oltp_read_only, 20 events"
-like "$out" "    select:                              280    \([0-9.]+ per sec\.\)
-    insert:                              0      \(0\.00 per sec\.\)
-    update:                              0      \(0\.00 per sec\.\)
-    delete:                              0      \(0\.00 per sec\.\)
-    begin:                               20     \([0-9.]+ per sec\.\)
-    commit:                              20     \([0-9.]+ per sec\.\)
-    other:                               0      \(0\.00 per sec\.\)
-    rows read:                           [0-9]+ +\([0-9.]+ per sec\.\)" \
+like "$out" "    SELECT:                              280    \([0-9.]+ per sec\.\)
+    INSERT:                              0      \(0\.00 per sec\.\)
+    UPDATE:                              0      \(0\.00 per sec\.\)
+    DELETE:                              0      \(0\.00 per sec\.\)
+    BEGIN:                               20     \([0-9.]+ per sec\.\)
+    COMMIT:                              20     \([0-9.]+ per sec\.\)
+    other statements:                    0      \(0\.00 per sec\.\)
+Rows returned by reads:                  [0-9]+ +\([0-9.]+ per sec\.\)" \
      "14 SELECTs, a BEGIN and a COMMIT per event, and the rows they read"
-rows=$(printf '%s\n' "$out" | sed -nE 's/^    rows read: +([0-9]+) .*/\1/p')
+rows=$(printf '%s\n' "$out" | sed -nE 's/^Rows returned by reads: +([0-9]+) .*/\1/p')
 num_cmp "$rows" ">=" 2200 "rows read: at least 10 point selects and two 100-row ranges per event"
 is "$(py "$TEST_TMP/ro.json" <<'PY'
 import json, sys
