@@ -1,6 +1,6 @@
 /*
  * commands.c: `sysbench compare` and `sysbench merge`: their own small command lines (result
- * files, --html=PATH, --report-file=PATH, --help), reading the files with one clear line per
+ * files, --html=PATH, --report-file=PATH, help), reading the files with one clear line per
  * bad file, and writing the comparison or the merged document.
  */
 #include <errno.h>
@@ -19,8 +19,23 @@
 
 #define MAX_FILES 26
 
+/* --help and --version act before 1.0.20 looks at the test's name: they keep doing that. */
+static bool is_early_option(const char *arg)
+{
+  static const char *const early[] = {"help", "version"};
+  for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++) {
+    size_t n = strlen(early[i]);
+    if (strncmp(arg + 2, early[i], n) == 0 && (arg[2 + n] == '\0' || arg[2 + n] == '='))
+      return true;
+  }
+  return false;
+}
+
 const char *results_command_requested(int argc, char **argv)
 {
+  for (int i = 1; i < argc; i++)
+    if (strncmp(argv[i], "--", 2) == 0 && is_early_option(argv[i]))
+      return NULL;
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--", 2) == 0)
       continue;
@@ -87,7 +102,7 @@ int results_command_main(const char *command, int argc, char **argv)
     const char *a = argv[i];
     if (!seen_command && strcmp(a, command) == 0) {
       seen_command = true;
-    } else if (strcmp(a, "--help") == 0 || strcmp(a, "--help=on") == 0) {
+    } else if (strcmp(a, "help") == 0 && access(a, F_OK) != 0) {
       usage(stdout, command);
       return 0;
     } else if (!merge && strncmp(a, "--html=", 7) == 0 && a[7] != '\0') {
@@ -95,8 +110,9 @@ int results_command_main(const char *command, int argc, char **argv)
     } else if (merge && strncmp(a, "--report-file=", 14) == 0 && a[14] != '\0') {
       report_file = a + 14;
     } else if (strncmp(a, "--", 2) == 0) {
-      fprintf(stderr, "invalid option: %s\nHINT: sysbench %s takes %s, --help and result "
-              "files\n", a, command, merge ? "--report-file=PATH" : "--html=PATH");
+      fprintf(stderr, "invalid option: %s\nHINT: sysbench %s takes %s and result files "
+              "(usage: sysbench %s help)\n", a, command, merge ? "--report-file=PATH" : "--html=PATH",
+              command);
       return 1;
     } else if (n == MAX_FILES) {
       fprintf(stderr, "FATAL: sysbench %s takes up to %d result files\n", command, MAX_FILES);

@@ -10,7 +10,8 @@
 #ifndef SB_RESULTS_COMMANDS_H
 #define SB_RESULTS_COMMANDS_H
 
-/* "compare" or "merge" when argv asks for one of these commands, else NULL. */
+/* "compare" or "merge" when argv asks for one of these commands, else NULL. --help and
+   --version anywhere keep their 1.0.20 meaning (general help, version) and win. */
 const char *results_command_requested(int argc, char **argv);
 /* Run it; returns the exit code. */
 int results_command_main(const char *command, int argc, char **argv);

@@ -184,9 +184,16 @@ expect_fail "a sweep and a single run" "^FATAL: mismatched runs: a.json has 1 ru
 expect_fail "intervals in one file only" "^FATAL: mismatched runs: i1.json has intervals, a.json has none" merge a.json i1.json
 expect_fail "an unknown option" "^invalid option: --bogus" compare --bogus a.json
 expect_fail "compare without files" "^FATAL: sysbench compare needs at least one result file" compare
-sb compare --help
-is "$rc" 0 "compare --help"
+sb compare help
+is "$rc" 0 "sysbench compare help"
 like "$out" "sysbench compare \[--html=PAGE\] RESULT.json" "... prints its usage"
+sb merge help
+like "$out" "sysbench merge \[--report-file=TOTAL.json\] RESULT.json RESULT.json" "sysbench merge help too"
+sb compare --help
+like "$out" "^Usage:
+  sysbench \[options\]... \[testname\] \[command\]" "--help is 1.0.20's general help, before any test name"
+sb --version merge a.json
+is "$rc|$out" "0|sysbench 1.0.20" "--version too"
 
 # ---- telling the commands from tests -----------------------------------------------------
 printf 'print("compare.lua ran: " .. tostring(sysbench.cmdline.command))\n' | write compare.lua
