@@ -111,8 +111,8 @@ int results_command_main(const char *command, int argc, char **argv)
       report_file = a + 14;
     } else if (strncmp(a, "--", 2) == 0) {
       fprintf(stderr, "invalid option: %s\nHINT: sysbench %s takes %s and result files "
-              "(usage: sysbench %s help)\n", a, command, merge ? "--report-file=PATH" : "--html=PATH",
-              command);
+              "(usage: sysbench %s help)\n", a, command,
+              merge ? "--report-file=PATH" : "--html=PATH", command);
       return 1;
     } else if (n == MAX_FILES) {
       fprintf(stderr, "FATAL: sysbench %s takes up to %d result files\n", command, MAX_FILES);

@@ -14,8 +14,8 @@
 static void test_reader(void)
 {
   char err[256];
-  const char *text = "{\"a\": [1, 18446744073709551615, -2.5e3], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\","
-                     " \"t\": true, \"n\": null}";
+  const char *text = "{\"a\": [1, 18446744073709551615, -2.5e3], "
+                     "\"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\", \"t\": true, \"n\": null}";
   json_value *v = json_parse(text, strlen(text), err, sizeof(err));
   ok(v != NULL && v->type == JSON_OBJECT && v->count == 4, "an object with four members");
   const json_value *a = json_get(v, "a");
