@@ -9,9 +9,10 @@ build_pkgs="build-essential autoconf automake libtool pkg-config libluajit-5.1-d
   libmariadb-dev libpq-dev librocksdb-dev libaio-dev"
 # The reference sysbench 1.0.20 and MariaDB and PostgreSQL servers for side-by-side and live
 # tests; openssl for the TLS tests; util-linux-extra for fincore (is a table in the page cache?);
-# xz-utils to unpack the TiDB server beside the repository (../shared/tidb).
+# xz-utils to unpack the TiDB server beside the repository (../shared/tidb); chromium renders
+# the result pages and charts (tests/cli/results_render.t); man-db for `man sysbench`.
 test_pkgs="sysbench mariadb-server mariadb-client postgresql postgresql-client openssl procps
-  python3 iproute2 strace util-linux-extra xz-utils"
+  python3 iproute2 strace util-linux-extra xz-utils chromium man-db"
 
 want="$build_pkgs"
 [ "${1:-}" = "--test" ] && want="$want $test_pkgs"

@@ -27,7 +27,8 @@ static const char *const distributions[] = {"uniform", "gaussian", "special", "p
 
 const option_decl general_args[] = {
   {.name = "threads", .desc = "number of threads to use", .default_text = "1",
-   .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = MAX_THREADS,
+   .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = MAX_THREADS, .number_list = true,
+   .expect = "1 to 100000, or a list such as 8,16,32 (one run each)",
    .compat_error = "FATAL: Invalid value for --threads: %s."},
   {.name = "events", .desc = "limit for total number of events", .default_text = "0",
    .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0, .max = UNBOUNDED,
@@ -114,8 +115,8 @@ const option_decl log_verbosity_args[] = {
 const option_decl log_latency_args[] = {
   {.name = "percentile", .desc = "percentile to calculate in latency statistics (1-100). Use "
    "the special value of 0 to disable percentile calculations", .default_text = "95",
-   .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0, .max = 100,
-   .expect = "1 to 100, or 0 to disable",
+   .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = 100, .number_list = true,
+   .expect = "1 to 100, or 0 to disable; a list such as 50,95,99.9 for several",
    .compat_error = "FATAL: Invalid value for --percentile: %s"},
   {.name = "histogram", .desc = "print latency histogram in report", .default_text = "off",
    .type = SB_ARG_TYPE_BOOL},
@@ -228,6 +229,28 @@ static int load_checkpoints(run_config *cfg)
   return 0;
 }
 
+/* --percentile: one value (1.0.20's) or a list; 0 alone disables percentiles. */
+static int load_percentiles(run_config *cfg)
+{
+  size_t n = opt_numbers("percentile", cfg->percentiles, RUNNER_MAX_PERCENTILES);
+
+  if (n > RUNNER_MAX_PERCENTILES) {
+    log_text(LOG_FATAL, "Too many values in --percentile (up to %d can be given)",
+             RUNNER_MAX_PERCENTILES);
+    return -1;
+  }
+  for (size_t i = 0; n > 1 && i < n; i++) {
+    if (cfg->percentiles[i] <= 0) {
+      option_report_invalid("percentile", opt_string("percentile"), NULL,
+                            "percentiles above 0 in a list; 0 alone disables percentiles");
+      return -1;
+    }
+  }
+  cfg->percentile_count = n == 1 && cfg->percentiles[0] <= 0 ? 0 : n;
+  cfg->percentile = cfg->percentile_count > 0 ? cfg->percentiles[0] : 0;
+  return 0;
+}
+
 /* Ranges and choices are checked by the option registry (options_check_given) before this
    runs; what is left are the rules between options. */
 int cli_options_load_run_config(run_config *cfg)
@@ -268,7 +291,8 @@ int cli_options_load_run_config(run_config *cfg)
   if (load_checkpoints(cfg) || load_forced_shutdown(cfg))
     return -1;
 
-  cfg->percentile = (unsigned) opt_int("percentile");
+  if (load_percentiles(cfg) != 0)
+    return -1;
   cfg->histogram = opt_bool("histogram");
   if (cfg->histogram && cfg->percentile == 0) {
     log_text(LOG_FATAL, "--histogram cannot be used with --percentile=0");

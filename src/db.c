@@ -5,12 +5,14 @@
  * bulk inserts, re-prepares statements after a reconnect, and counts every finished query as
  * a read, write or other (1.0's rule: a result set is a read, affected rows a write).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "db.h"
 #include "db_emulate.h"
@@ -293,24 +295,107 @@ void db_connection_free(db_conn *con)
 /* Counting                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
+static bool word_is(const char *p, const char *end, const char *word)
+{
+  size_t n = strlen(word);
+  if ((size_t) (end - p) < n || strncasecmp(p, word, n) != 0)
+    return false;
+  return p + n == end || !isalnum((unsigned char) p[n]);
+}
+
+unsigned db_statement_kind(const char *query, size_t len)
+{
+  static const struct { const char *word; sb_counter_type kind; } words[] = {
+    {"select", SB_CNT_STMT_SELECT}, {"insert", SB_CNT_STMT_INSERT},
+    {"replace", SB_CNT_STMT_INSERT}, {"update", SB_CNT_STMT_UPDATE},
+    {"delete", SB_CNT_STMT_DELETE}, {"begin", SB_CNT_STMT_BEGIN},
+    {"start", SB_CNT_STMT_BEGIN}, {"commit", SB_CNT_STMT_COMMIT},
+  };
+  const char *p = query, *end = query + len;
+
+  /* Blanks, comments and opening parentheses before the first word. */
+  while (p < end) {
+    if (isspace((unsigned char) *p) || *p == '(') {
+      p++;
+    } else if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+      const char *close = p + 2;
+      while (close + 1 < end && !(close[0] == '*' && close[1] == '/'))
+        close++;
+      p = close + 2;
+    } else if (end - p >= 2 && p[0] == '-' && p[1] == '-') {
+      while (p < end && *p != '\n')
+        p++;
+    } else {
+      break;
+    }
+  }
+  for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+    if (word_is(p, end, words[i].word))
+      return (unsigned) (words[i].kind - SB_CNT_STMT_SELECT);
+  return SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT;
+}
+
+static pthread_mutex_t server_version_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char server_version[128];
+
+void db_note_server_version(const char *version)
+{
+  pthread_mutex_lock(&server_version_mutex);
+  if (server_version[0] == '\0' && version != NULL)
+    snprintf(server_version, sizeof(server_version), "%s", version);
+  pthread_mutex_unlock(&server_version_mutex);
+}
+
+const char *db_server_version(void)
+{
+  pthread_mutex_lock(&server_version_mutex);
+  const char *v = server_version[0] ? server_version : NULL;
+  pthread_mutex_unlock(&server_version_mutex);
+  return v;
+}
+
+/* The code an ignored error is counted under: the server's error number, else its SQLSTATE. */
+static uint64_t error_code_of(const db_conn *con)
+{
+  char text[16];
+  if (con->sql_errno != 0)
+    snprintf(text, sizeof(text), "%d", con->sql_errno);
+  else if (con->sql_state != NULL && con->sql_state[0] != '\0')
+    snprintf(text, sizeof(text), "%.8s", con->sql_state);
+  else
+    return 0;
+  return stats_error_code_pack(text);
+}
+
+static inline void bump(uint64_t *slot, uint64_t amount)
+{
+  __atomic_store_n(slot, *slot + amount, __ATOMIC_RELAXED);
+}
+
+/* Per statement: its read/write/other class and its kind (and rows), in the worker's own
+   counters (stats.h: only the owner writes them). */
 static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
 {
-  int tid = con->thread_id;
+  worker_stats *w = stats_of((unsigned) con->thread_id);
 
   if (rc == DB_ERROR_NONE) {
-    sb_counter_inc(tid, (sb_counter_type) rs->stat_type);
+    bump(&w->counters[rs->stat_type < DB_STAT_MAX ? rs->stat_type : DB_STAT_OTHER], 1);
+    bump(&w->counters[SB_CNT_STMT_SELECT + con->statement_kind], 1);
     if (rs->stat_type == DB_STAT_READ)
-      sb_counter_add(tid, SB_CNT_ROWS, rs->nrows);
+      bump(&w->counters[SB_CNT_ROWS], rs->nrows);
   } else if (rc == DB_ERROR_IGNORABLE && !con->reconnected) {
     /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
-    sb_counter_inc(tid, SB_CNT_ERROR);
+    bump(&w->counters[SB_CNT_ERROR], 1);
+    stats_record_error_code(w, error_code_of(con));
   }
 }
 
 void db_count_ignored_error(db_conn *con)
 {
-  if (con != NULL)
+  if (con != NULL) {
     sb_counter_inc(con->thread_id, SB_CNT_ERROR);
+    stats_record_error_code(stats_of((unsigned) con->thread_id), error_code_of(con));
+  }
 }
 
 void db_count_reconnect(db_conn *con)
@@ -348,6 +433,7 @@ static void reset_result(db_conn *con, db_stmt *stmt)
   rs->connection = con;
   rs->statement = stmt;
   con->reconnected = false;
+  con->statement_kind = stmt != NULL ? stmt->kind : SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT;
 }
 
 static bool connection_usable(db_conn *con)
@@ -384,6 +470,7 @@ db_result *db_query(db_conn *con, const char *query, size_t len)
   if (!connection_usable(con))
     return NULL;
   reset_result(con, NULL);
+  con->statement_kind = db_statement_kind(query, len);
   if (db_debug_enabled())
     log_text(LOG_DEBUG, "query: %.*s", (int) len, query);
   return finish(con, con->driver->def->ops->query(con, query, len, &con->rs));
@@ -465,6 +552,7 @@ db_stmt *db_prepare(db_conn *con, const char *query, size_t len)
   stmt->query[len] = '\0';
   stmt->query_len = len;
   stmt->generation = con->generation;
+  stmt->kind = db_statement_kind(query, len);
 
   const db_driver_ops *ops = con->driver->def->ops;
   int rc = 1;
@@ -700,6 +788,8 @@ void db_report_cumulative(sb_stat_t *stat)
   if (db_used())
     report_cumulative_sql(stat);
   report_cumulative_general(stat);
+  if (db_used())
+    report_cumulative_sql_details(stat);
   for (int i = 0; i < initialized_count; i++)
     if (initialized[i]->ops->report_cumulative != NULL)
       initialized[i]->ops->report_cumulative(stat);

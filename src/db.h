@@ -179,6 +179,7 @@ struct db_conn {
   uint32_t bulk_values;     /* rows in the current statement */
   uint32_t bulk_uncommitted;
   db_stmt *statements;      /* open statements, closed with the connection */
+  unsigned statement_kind;  /* the running statement's kind: 0 select .. 6 other (stats.h) */
   /* driver-owned scratch for error texts */
   char errmsg_buf[512];
   char sqlstate_buf[8];
@@ -200,6 +201,7 @@ struct db_stmt {
   char *emulation_buffer;   /* client-side statements: the query text, reused */
   size_t emulation_capacity;
   db_stmt *prev, *next;     /* in the connection's list */
+  unsigned kind;            /* statement kind, 0 select .. 6 other (SB_CNT_STMT_* order) */
 };
 
 /* ---- API used by sysbench.sql (names and signatures as 1.0.20's FFI declarations) ---- */
@@ -229,6 +231,15 @@ int db_bind_result(db_stmt *stmt, db_bind_t *results, size_t len);
 db_result *db_execute(db_stmt *stmt);
 int db_close(db_stmt *stmt);
 int db_free_results(db_result *rs);
+
+/* The kind of an SQL statement by its first word: 0 select, 1 insert (and REPLACE), 2 update,
+   3 delete, 4 begin (BEGIN, START TRANSACTION), 5 commit, 6 anything else. */
+unsigned db_statement_kind(const char *query, size_t len);
+
+/* The server the run talks to, as "MariaDB 10.11.6" (drivers call this once they know it;
+   the first call wins). NULL until then. */
+void db_note_server_version(const char *version);
+const char *db_server_version(void);
 
 /* An error the driver thought fatal was made ignorable by the script's sql_error_ignorable
    hook: count it as an ignored error. */

@@ -23,6 +23,31 @@ static const db_kv_ops *kv_of(db_conn *con)
   return kv;
 }
 
+/* Statement kinds (stats.h's order) of the key-value forms, so their queries are reported
+   by kind as the SQL statements they stand for. */
+enum { KIND_SELECT, KIND_INSERT, KIND_UPDATE, KIND_DELETE, KIND_BEGIN, KIND_COMMIT, KIND_OTHER };
+
+static unsigned kind_of_workload_statement(const char *name)
+{
+  size_t n = strlen(name);
+  if (strcmp(name, "deletes") == 0)
+    return KIND_DELETE;
+  if (strcmp(name, "inserts") == 0 || strcmp(name, "bulk_inserts") == 0)
+    return KIND_INSERT;
+  if (n > 8 && strcmp(name + n - 8, "_updates") == 0)
+    return KIND_UPDATE;
+  return KIND_SELECT;                  /* point_selects, *_ranges, random_points */
+}
+
+/* db_statement_start() for a statement of `kind`. */
+static bool start_as(db_conn *con, unsigned kind)
+{
+  if (!db_statement_start(con))
+    return false;
+  con->statement_kind = kind;
+  return true;
+}
+
 db_stmt *db_prepare_kv(db_conn *con, const char *kind, uint32_t table, uint32_t limit)
 {
   const db_kv_ops *kv = kv_of(con);
@@ -40,6 +65,7 @@ db_stmt *db_prepare_kv(db_conn *con, const char *kind, uint32_t table, uint32_t 
   }
   stmt->query_len = (size_t) snprintf(stmt->query, len + 32, "%s on table %u", kind, table);
   stmt->generation = con->generation;
+  stmt->kind = kind_of_workload_statement(kind);
   if (kv->prepare(stmt, kind, table, limit) != 0) {
     free(stmt->query);
     free(stmt);
@@ -82,7 +108,7 @@ int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k)
 int db_kv_bulk_flush(db_conn *con)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_INSERT))
     return -1;
   db_error_t rc = kv->bulk_flush(con, &con->rs);
   db_statement_finish(con, rc);
@@ -101,7 +127,7 @@ int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_SELECT))
     return NULL;
   return db_statement_finish(con, kv->get(con, key, klen, for_update, &con->rs));
 }
@@ -109,7 +135,7 @@ db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_SELECT))
     return NULL;
   return db_statement_finish(con, kv->multi_get(con, n, keys, klens, &con->rs));
 }
@@ -118,7 +144,7 @@ db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const c
                       size_t upper_len, uint32_t limit)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_SELECT))
     return NULL;
   return db_statement_finish(con, kv->scan(con, start, start_len, upper, upper_len, limit,
                                            &con->rs));
@@ -134,7 +160,7 @@ static int write_done(db_conn *con, db_error_t rc)
 int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_UPDATE))
     return -1;
   return write_done(con, kv->put(con, key, klen, value, vlen, &con->rs));
 }
@@ -142,7 +168,7 @@ int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, siz
 int db_kv_delete(db_conn *con, const char *key, size_t klen)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_DELETE))
     return -1;
   return write_done(con, kv->del(con, key, klen, &con->rs));
 }
@@ -162,7 +188,7 @@ int db_kv_batch_delete(db_conn *con, const char *key, size_t klen)
 int db_kv_batch_write(db_conn *con)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !db_statement_start(con))
+  if (kv == NULL || !start_as(con, KIND_OTHER))
     return -1;
   return write_done(con, kv->batch_write(con, &con->rs));
 }

@@ -188,6 +188,20 @@ static int find_script(const char *name, script_source *out)
   return 0;
 }
 
+bool lua_test_exists(const char *name)
+{
+  if (is_regular_file(name))
+    return true;
+  lua_state_params bare = { .thread_id = 0 };
+  lua_State *L = lua_state_new(&bare);
+  if (L == NULL)
+    return false;
+  char *found = search_package_path(L, name);
+  lua_close(L);
+  free(found);
+  return found != NULL;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* States                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
@@ -706,6 +720,12 @@ sb_test *lua_load_test(const char *name, const char *command)
   hook_intermediate = hook_defined(main_state, "report_intermediate");
   hook_cumulative = hook_defined(main_state, "report_cumulative");
   return &lua_test;
+}
+
+void lua_env_refresh_options(void)
+{
+  if (main_state != NULL)
+    export_options(main_state);
 }
 
 void lua_env_done(void)

@@ -24,6 +24,14 @@ sb_test *lua_load_test(const char *name, const char *command);
 
 bool lua_env_loaded(void);
 
+/* Would lua_load_test(name) find a script (a file, or a module on package.path)? Loads
+   nothing. */
+bool lua_test_exists(const char *name);
+
+/* Options changed after lua_env_options_ready() (a sweep's run sets --threads): export them
+   to the main state again. */
+void lua_env_refresh_options(void);
+
 /* All options are final: export them to the main state as sysbench.opt (and as globals for
    scripts that declare no options). */
 int lua_env_options_ready(void);

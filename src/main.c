@@ -22,6 +22,10 @@
 #include "lua_env.h"
 #include "options.h"
 #include "rand.h"
+#include "results/commands.h"
+#include "results/environment.h"
+#include "results/output.h"
+#include "results/sweep.h"
 #include "runner.h"
 #include "stats.h"
 #include "test.h"
@@ -46,6 +50,8 @@ static void print_help(void)
   options_print(log_verbosity_args);
   options_print(log_latency_args);
   db_registry_print_help();
+  printf("Report options:\n");
+  options_print(results_args);
   printf("Compiled-in tests:\n");
   for (sb_test *const *t = builtin_tests; *t != NULL; t++)
     printf("  %s - %s\n", (*t)->name, (*t)->description);
@@ -83,7 +89,7 @@ static int dispatch(sb_test *test, const char *command)
   if (strcmp(command, "help") == 0)
     return command_help(test);
   if (strcmp(command, "run") == 0)
-    return runner_run(test);
+    return sweep_requested() ? sweep_run(test) : runner_run(test);
   if (strcmp(command, "prepare") == 0)
     builtin = test->cmd_prepare;
   else if (strcmp(command, "cleanup") == 0)
@@ -107,6 +113,7 @@ static int configure(int argc, char *argv[], parsed_args *args)
   rand_config rand;
 
   if (cli_options_register(err, sizeof(err)) != 0 ||
+      results_register(err, sizeof(err)) != 0 ||
       db_registry_register_options(err, sizeof(err)) != 0) {
     fprintf(stderr, "%s\n", err);
     return EXIT_FAILURE;
@@ -123,10 +130,13 @@ static int configure(int argc, char *argv[], parsed_args *args)
   }
   if (cli_options_resolve_aliases() != 0 || options_check_given() != 0 ||
       cli_options_apply_log() != 0 || cli_options_load_run_config(&run) != 0 ||
-      cli_options_load_rand_config(&rand) != 0)
+      cli_options_load_rand_config(&rand) != 0 ||
+      results_configure(args->command, &run) != 0)
     return EXIT_FAILURE;
 
   runner_configure(&run);
+  if (sweep_check_options() != 0)
+    return EXIT_FAILURE;
   rand_configure(&rand);
   if (stats_init(run.threads) != 0) {
     log_text(LOG_FATAL, "Out of memory for the statistics of %u threads", run.threads);
@@ -147,6 +157,11 @@ int main(int argc, char *argv[])
      as it is printed. */
   setvbuf(stdout, NULL, _IOLBF, 0);
   lua_env_set_argv(argc, argv);
+  environment_set_command_line(argc, argv);
+
+  const char *results_command = results_command_requested(argc, argv);
+  if (results_command != NULL)
+    return results_command_main(results_command, argc, argv);
 
   if ((rc = configure(argc, argv, &args)) != 0)
     return rc;
@@ -200,6 +215,7 @@ int main(int argc, char *argv[])
   if (lua_env_loaded())
     lua_env_done();
   db_done();
+  rc = results_finish(rc);
   /* A pending "(last message repeated N times)" is not printed at exit: 1.0.20 prints it only
      before a different message, and scripts compare the last lines of the output. */
   fflush(stdout);

@@ -231,6 +231,40 @@ static const char *dashed(const char *name, char *buf, size_t len)
   return buf;
 }
 
+/* A number_list option's text: numbers of the option's type separated by single commas. */
+static bool parse_number_list(sb_arg_type_t type, const char *text, double *first)
+{
+  const char *p = text;
+  bool first_seen = false;
+
+  for (;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t) (comma - p) : strlen(p);
+    char item[64];
+    int64_t i;
+    double d;
+
+    if (len == 0 || len >= sizeof(item))
+      return false;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    if (type == SB_ARG_TYPE_INT) {
+      if (!parse_int(item, &i))
+        return false;
+      d = (double) i;
+    } else if (!parse_double(item, &d)) {
+      return false;
+    }
+    if (!first_seen) {
+      *first = d;
+      first_seen = true;
+    }
+    if (comma == NULL)
+      return true;
+    p = comma + 1;
+  }
+}
+
 /* Parse `text` as the option's type into the option. A rejected value leaves the option as
    it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
@@ -241,8 +275,22 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   char **items = NULL;
   size_t item_count = 0;
   __typeof__(opt->value) value = { 0 };
+  bool is_list = opt->rule.number_list && text != NULL && strchr(text, ',') != NULL;
 
-  switch (opt->type) {
+  if (is_list) {
+    double first = 0;
+    ok = parse_number_list(opt->type, text, &first);
+    if (opt->type == SB_ARG_TYPE_INT)
+      value.integer = (int64_t) first;
+    else
+      value.number = first;
+    if (!ok) {
+      snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s, "
+               "or a list of them separated by commas", opt->name, text,
+               dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
+      return -1;
+    }
+  } else switch (opt->type) {
     case SB_ARG_TYPE_BOOL:
       ok = parse_flag(text, &value.flag);
       if (ok)
@@ -286,12 +334,13 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
 
   char *copy = text ? strdup(text) : NULL;
   if ((text != NULL && copy == NULL) ||
-      (opt->type == SB_ARG_TYPE_LIST && split_list(text, &items, &item_count) != 0)) {
+      ((opt->type == SB_ARG_TYPE_LIST || opt->rule.number_list) &&
+       split_list(text, &items, &item_count) != 0)) {
     free(copy);
     snprintf(err, errlen, "out of memory while setting --%s", opt->name);
     return -1;
   }
-  if (opt->type == SB_ARG_TYPE_LIST) {
+  if (opt->type == SB_ARG_TYPE_LIST || opt->rule.number_list) {
     free_items(opt);
     opt->items = items;
     opt->item_count = item_count;
@@ -459,6 +508,13 @@ static int check_one(const sb_option *opt)
         return 0;
     }
     ok = v >= r->min && v <= r->max && v == v;
+    /* Every number of a list, the first one reported as above, a later one as given. */
+    for (size_t i = 1; ok && r->number_list && i < opt->item_count; i++) {
+      v = strtod(opt->items[i], NULL);
+      ok = v >= r->min && v <= r->max && v == v;
+      if (!ok)
+        snprintf(value, sizeof(value), "%s", opt->items[i]);
+    }
     say_range(r, expect, sizeof(expect));
   } else if (r->choices != NULL) {
     const char *text = opt->text ? opt->text : "";
@@ -565,6 +621,24 @@ bool opt_is_set(const char *name)
 {
   sb_option *opt = options_find(name);
   return opt != NULL && opt->user_set;
+}
+
+size_t opt_numbers(const char *name, double *out, size_t max)
+{
+  sb_option *opt = options_find(name);
+  size_t n = 0;
+
+  if (opt == NULL || opt->text == NULL || opt->text[0] == '\0')
+    return 0;
+  if (opt->item_count == 0) {        /* a single value, or an option without lists */
+    if (max > 0)
+      out[0] = option_double(opt);
+    return 1;
+  }
+  for (size_t i = 0; i < opt->item_count; i++, n++)
+    if (i < max)
+      out[i] = strtod(opt->items[i], NULL);
+  return n;
 }
 
 size_t options_count(void)

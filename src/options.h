@@ -50,6 +50,9 @@ typedef struct option_decl {
   bool ranged;                 /* INT, SIZE, DOUBLE: min <= value <= max */
   double min, max;
   const char *const *choices;  /* STRING: one of these words (exactly); NULL-terminated */
+  bool number_list;            /* INT, DOUBLE: also takes a comma-separated list of numbers
+                                  (each in range); the value is the first, the whole list
+                                  comes from opt_numbers() */
   const char *expect;          /* what is accepted, in words; NULL: said from range/choices */
   const char *compat_error;    /* 1.0.20's own line for a value it rejects too, where "%s"
                                   stands for the value; NULL: ours alone */
@@ -105,6 +108,9 @@ double opt_double(const char *name);
 const char *opt_string(const char *name);      /* NULL when unset and no default */
 const char *const *opt_list(const char *name, size_t *count);
 bool opt_is_set(const char *name);             /* given by the user (command line/config) */
+/* The numbers of a number_list option (one for a single value, 0 when empty); at most `max`
+   are stored in `out`; returns how many the option holds. */
+size_t opt_numbers(const char *name, double *out, size_t max);
 
 /* Iteration over all options, in registration order (for exporting them to Lua). */
 size_t options_count(void);

@@ -3,6 +3,7 @@
  * 1.0.20 exactly; rates are per second of the reported interval.
  */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "logger.h"
 #include "report.h"
@@ -21,25 +22,36 @@ static void queue_line(const sb_stat_t *stat, const char *separator)
                     stat->queue_length, separator, stat->concurrency);
 }
 
+const char *percentile_text(double pct, char *buf, size_t len)
+{
+  snprintf(buf, len, "%.10g", pct);
+  return buf;
+}
+
 void report_intermediate_default(const sb_stat_t *stat)
 {
-  log_timestamped(LOG_NOTICE, stat->time_total, "thds: %u eps: %4.2f lat (ms,%u%%): %4.2f",
+  char pct[32];
+
+  log_timestamped(LOG_NOTICE, stat->time_total, "thds: %u eps: %4.2f lat (ms,%s%%): %4.2f",
                   stat->threads_running, per_second(stat->events, stat->time_interval),
-                  runner_config()->percentile, stat->latency_pct * 1e3);
+                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
+                  stat->latency_pct * 1e3);
   queue_line(stat, "");
 }
 
 void report_intermediate_sql(const sb_stat_t *stat)
 {
   double t = stat->time_interval;
+  char pct[32];
 
   log_timestamped(LOG_NOTICE, stat->time_total,
                   "thds: %u tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) "
-                  "lat (ms,%u%%): %4.2f err/s: %4.2f reconn/s: %4.2f",
+                  "lat (ms,%s%%): %4.2f err/s: %4.2f reconn/s: %4.2f",
                   stat->threads_running, per_second(stat->events, t),
                   per_second(stat->reads + stat->writes + stat->other, t),
                   per_second(stat->reads, t), per_second(stat->writes, t),
-                  per_second(stat->other, t), runner_config()->percentile,
+                  per_second(stat->other, t),
+                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
                   stat->latency_pct * 1e3, per_second(stat->errors, t),
                   per_second(stat->reconnects, t));
   queue_line(stat, ",");
@@ -53,7 +65,7 @@ void report_unfinished(unsigned count)
 
 void report_cumulative_general(const sb_stat_t *stat)
 {
-  unsigned percentile = runner_config()->percentile;
+  const run_config *cfg = runner_config();
 
   log_text(LOG_NOTICE, "%s", "");
   log_text(LOG_NOTICE, "General statistics:");
@@ -64,10 +76,15 @@ void report_cumulative_general(const sb_stat_t *stat)
   log_text(LOG_NOTICE, "         min: %39.2f", stat->latency_min * 1e3);
   log_text(LOG_NOTICE, "         avg: %39.2f", stat->latency_avg * 1e3);
   log_text(LOG_NOTICE, "         max: %39.2f", stat->latency_max * 1e3);
-  if (percentile > 0)
-    log_text(LOG_NOTICE, "        %3uth percentile: %27.2f", percentile,
-             stat->latency_pct * 1e3);
-  else
+  /* 1.0.20's line ("        %3uth percentile: %27.2f") once per --percentile value, the
+     number right-aligned so the colons stay in one column. */
+  for (size_t i = 0; i < cfg->percentile_count; i++) {
+    char pct[32];
+    double value = i == 0 ? stat->latency_pct : stats_percentile(stat, cfg->percentiles[i]);
+    log_text(LOG_NOTICE, "%11sth percentile: %27.2f",
+             percentile_text(cfg->percentiles[i], pct, sizeof(pct)), value * 1e3);
+  }
+  if (cfg->percentile_count == 0)
     log_text(LOG_NOTICE, "         percentile stats:               disabled");
   log_text(LOG_NOTICE, "         sum: %39.2f", stat->latency_sum * 1e3);
   log_text(LOG_NOTICE, "%s", "");
@@ -98,4 +115,34 @@ void report_cumulative_sql(const sb_stat_t *stat)
            stat->errors, per_second(stat->errors, t));
   log_text(LOG_NOTICE, "    reconnects:                          %-6" PRIu64 " (%.2f per sec.)",
            stat->reconnects, per_second(stat->reconnects, t));
+}
+
+void report_cumulative_sql_details(const sb_stat_t *stat)
+{
+  double t = stat->time_interval;
+
+  log_text(LOG_NOTICE, "Queries by statement kind:");
+  for (unsigned k = 0; k < SB_STMT_KINDS; k++) {
+    char label[32];
+    snprintf(label, sizeof(label), "%s:", sb_stmt_kind_labels[k]);
+    log_text(LOG_NOTICE, "    %-37s%-6" PRIu64 " (%.2f per sec.)", label, stat->statements[k],
+             per_second(stat->statements[k], t));
+  }
+  if (stat->rows > 0)
+    log_text(LOG_NOTICE, "Rows returned by reads:                  %-6" PRIu64 " (%.2f per sec.)",
+             stat->rows, per_second(stat->rows, t));
+  if (stat->error_code_count == 0)
+    return;
+  log_text(LOG_NOTICE, "Ignored errors by code:");
+  for (unsigned i = 0; i < stat->error_code_count; i++) {
+    char code[16], label[32];
+    /* Code 0 (errors without one, codes beyond the table) is "other" in the result file;
+       here "other codes:", as "other:" is a label of 1.0.20's report. */
+    if (stat->error_codes[i].code == 0)
+      snprintf(label, sizeof(label), "other codes:");
+    else
+      snprintf(label, sizeof(label), "%s:", stats_error_code_text(stat->error_codes[i].code, code));
+    log_text(LOG_NOTICE, "    %-37s%-6" PRIu64 " (%.2f per sec.)", label,
+             stat->error_codes[i].count, per_second(stat->error_codes[i].count, t));
+  }
 }

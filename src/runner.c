@@ -23,6 +23,8 @@
 #include "rand.h"
 #include "rate.h"
 #include "report.h"
+#include "results/output.h"
+#include "results/recorder.h"
 #include "runner.h"
 
 __thread int sb_tls_thread_id;
@@ -311,10 +313,15 @@ static void report_intermediate(uint64_t tick_ns, unsigned running)
     stat.queue_length = rate_queue_length();
     stat.concurrency = stats_in_flight();
   }
-  if (current_test->ops.report_intermediate != NULL)
-    current_test->ops.report_intermediate(&stat);
-  else
-    report_intermediate_default(&stat);
+  /* Without --report-interval, a recorded run still keeps an interval every second, silently. */
+  if (config.report_interval > 0) {
+    if (current_test->ops.report_intermediate != NULL)
+      current_test->ops.report_intermediate(&stat);
+    else
+      report_intermediate_default(&stat);
+  }
+  if (results_recording())
+    recorder_interval(&stat, flags.rate_mode);
   stats_copy(&previous, &current);
 }
 
@@ -371,6 +378,8 @@ static void report_cumulative(cumulative_kind kind)
     report_cumulative_general(&stat);
   if (config.debug)
     report_threads_debug();
+  if (results_recording())
+    recorder_cumulative(&stat, &baseline, &current, kind == REPORT_CHECKPOINT);
 
   stats_copy(&baseline, &current);
   stats_new_epoch();
@@ -383,7 +392,7 @@ static uint64_t seconds_to_ns(double s)
 
 static void *reporter_main(void *arg)
 {
-  uint64_t interval_ns = seconds_to_ns(config.report_interval);
+  uint64_t interval_ns = seconds_to_ns(results_interval_seconds());
   uint64_t next_report = interval_ns ? measure_start_ns + interval_ns : 0;
   size_t checkpoint = 0;
   (void) arg;
@@ -433,7 +442,7 @@ static void *reporter_main(void *arg)
 
 static int start_reporter(void)
 {
-  if (config.report_interval <= 0 && config.checkpoint_count == 0)
+  if (results_interval_seconds() <= 0 && config.checkpoint_count == 0)
     return 0;
   reporter_stop = 0;
   sem_init(&reporter_wakeup, 0, 0);
@@ -600,6 +609,8 @@ static void end_warmup(void)
   stats_new_epoch();
   measure_start_ns = current.taken_ns;
   __atomic_store_n(&flags.warming_up, 0, __ATOMIC_RELEASE);
+  if (results_recording())
+    recorder_measurement_started();
 }
 
 static void forced_shutdown(void)
@@ -607,9 +618,7 @@ static void forced_shutdown(void)
   log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
   stop_reporter();
   report_cumulative(REPORT_FORCED);
-  log_flush();
-  fflush(stdout);
-  _exit(2);
+  results_forced_exit(2);
 }
 
 /* Sleep until a deadline passes or something happens (a worker exits, a signal, a failure). */
@@ -675,6 +684,39 @@ static void supervise(void)
   }
 }
 
+static uint64_t wall_clock_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t) ts.tv_sec * NS_PER_SEC + (uint64_t) ts.tv_nsec;
+}
+
+/* --start-at: workers are connected and waiting at the barrier; release them at the given
+   wall-clock time, so clients on several machines measure the same seconds. 0, or -1 when
+   interrupted while waiting. */
+static int wait_for_start_time(void)
+{
+  uint64_t at = config.start_at_unix_ns, now = wall_clock_ns();
+
+  if (now > at) {
+    log_text(LOG_WARNING, "The start time (--start-at) passed %.3f seconds ago: starting now",
+             (double) (now - at) / 1e9);
+    return 0;
+  }
+  log_text(LOG_NOTICE, "Waiting %.3f seconds for the start time (--start-at)...\n",
+           (double) (at - now) / 1e9);
+  struct timespec ts = { .tv_sec = (time_t) (at / NS_PER_SEC),
+                         .tv_nsec = (long) (at % NS_PER_SEC) };
+  while (!interrupted_by && wall_clock_ns() < at)
+    sem_clockwait(&main_wakeup, CLOCK_REALTIME, &ts);
+  if (interrupted_by) {
+    log_text(LOG_FATAL, "Interrupted by signal %d while waiting for the start time",
+             (int) interrupted_by);
+    return -1;
+  }
+  return 0;
+}
+
 static int run_workers(void)
 {
   pthread_t *threads = calloc(config.threads, sizeof(pthread_t));
@@ -711,6 +753,13 @@ static int run_workers(void)
     return 1;
   }
 
+  if (config.start_at_unix_ns != 0 && wait_for_start_time() != 0) {
+    release_workers(-1);
+    for (unsigned i = 0; i < config.threads; i++)
+      pthread_join(threads[i], NULL);
+    free(threads);
+    return 1;
+  }
   measure_start_ns = clock_now_ns();
   current.taken_ns = measure_start_ns;
   stats_take(&current);
@@ -731,6 +780,8 @@ static int run_workers(void)
   log_text(LOG_NOTICE, "Threads started!\n");
   if (config.warmup_time > 0)
     log_text(LOG_NOTICE, "Warming up for %g seconds...\n", config.warmup_time);
+  else if (results_recording())
+    recorder_measurement_started();
   release_workers(1);
 
   supervise();
@@ -779,6 +830,8 @@ int runner_run(sb_test *test)
   int rc;
 
   current_test = test;
+  if (results_recording())
+    recorder_begin(test->name);
   if (ops->init != NULL && ops->init() != 0)
     return 1;
   print_run_mode();
@@ -808,9 +861,12 @@ int runner_run(sb_test *test)
     runner_fail_late();
   free_run_state();
 
+  int exit_code = 0;
   if (rc != 0 || runner_failed() || __atomic_load_n(&failed_late, __ATOMIC_ACQUIRE))
-    return 1;
-  if (interrupted_by)
-    return 128 + interrupted_by;
-  return 0;
+    exit_code = 1;
+  else if (interrupted_by)
+    exit_code = 128 + interrupted_by;
+  if (results_recording())
+    results_run_finished(recorder_finish(exit_code));
+  return exit_code;
 }

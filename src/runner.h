@@ -14,6 +14,7 @@
 #include "test.h"
 
 #define RUNNER_MAX_CHECKPOINTS 256
+#define RUNNER_MAX_PERCENTILES 16
 
 typedef struct run_config {
   unsigned threads;
@@ -28,10 +29,13 @@ typedef struct run_config {
   double forced_shutdown_after;   /* seconds after max_time */
   double thread_init_timeout;     /* seconds */
   size_t thread_stack_size;
-  unsigned percentile;            /* 0 = disabled */
+  double percentile;              /* the first of --percentile; 0 = disabled */
+  double percentiles[RUNNER_MAX_PERCENTILES];  /* every --percentile value, as given */
+  size_t percentile_count;        /* 0 = disabled */
   bool histogram;
   bool debug;
   bool validate;
+  uint64_t start_at_unix_ns;      /* --start-at: wall clock to start at (ns); 0 = at once */
 } run_config;
 
 /* Thread id of the calling thread: 0..threads-1 for workers, threads for the main and

@@ -8,6 +8,16 @@
 
 #include "stats.h"
 
+const char *const sb_stmt_kind_names[SB_STMT_KINDS] = {
+  "select", "insert", "update", "delete", "begin", "commit", "other"
+};
+
+/* The kinds in the text report: SQL's words, and no label of 1.0.20's report ("other:" is
+   one), so a parser collecting 1.0.20's labels never picks up ours. */
+const char *const sb_stmt_kind_labels[SB_STMT_KINDS] = {
+  "SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN", "COMMIT", "other statements"
+};
+
 static worker_stats *workers;      /* workers + 1 background slot */
 static unsigned worker_count;
 static uint32_t current_epoch;
@@ -85,6 +95,70 @@ void stats_record_event(worker_stats *w, uint64_t latency_ns)
   histogram_record(w->histogram, latency_ns);
 }
 
+uint64_t stats_error_code_pack(const char *text)
+{
+  uint64_t code = 0;
+  for (unsigned i = 0; i < 8 && text[i] != '\0'; i++)
+    code |= (uint64_t) (unsigned char) text[i] << (8 * i);
+  return code;
+}
+
+const char *stats_error_code_text(uint64_t code, char *buf)
+{
+  unsigned i = 0;
+  if (code == 0)
+    return strcpy(buf, "other");
+  for (; i < 8 && (code >> (8 * i)) != 0; i++)
+    buf[i] = (char) ((code >> (8 * i)) & 0xff);
+  buf[i] = '\0';
+  return buf;
+}
+
+void stats_record_error_code(worker_stats *w, uint64_t code)
+{
+  /* The last slot is kept for codes beyond the table ("other", code 0). */
+  stats_error_entry *slot = &w->error_codes[STATS_WORKER_ERROR_CODES - 1];
+
+  for (unsigned i = 0; i < STATS_WORKER_ERROR_CODES - 1; i++) {
+    stats_error_entry *e = &w->error_codes[i];
+    if (e->count == 0) {
+      /* A new code: its name goes in before its count makes the slot visible. */
+      store64(&e->code, code);
+      slot = e;
+      break;
+    }
+    if (e->code == code) {
+      slot = e;
+      break;
+    }
+  }
+  __atomic_store_n(&slot->count, slot->count + 1, __ATOMIC_RELEASE);
+}
+
+/* Add `count` of `code` to a table of `*n` (up to `max`) entries. When the table is full,
+   the last entry is the one for code 0 ("other codes"). */
+static void error_table_add(stats_error_entry *table, unsigned *n, unsigned max, uint64_t code,
+                            uint64_t count)
+{
+  for (int pass = 0; pass < 2; pass++) {
+    for (unsigned i = 0; i < *n; i++) {
+      if (table[i].code == code) {
+        table[i].count += count;
+        return;
+      }
+    }
+    /* The last free entry is for code 0: a new code beyond it counts as "other". */
+    if (*n < max - 1 || code == 0)
+      break;
+    code = 0;
+  }
+  if (*n < max) {
+    table[*n].code = code;
+    table[*n].count = count;
+    (*n)++;
+  }
+}
+
 int stats_snapshot_init(stats_snapshot *s)
 {
   memset(s, 0, sizeof(*s));
@@ -111,6 +185,7 @@ void stats_take(stats_snapshot *s)
 {
   memset(s->counters, 0, sizeof(s->counters));
   s->latency_sum_ns = 0;
+  s->error_code_count = 0;
   histogram_clear(s->histogram);
 
   for (unsigned i = 0; i < worker_count; i++) {
@@ -121,6 +196,12 @@ void stats_take(stats_snapshot *s)
     s->thread_latency_ns[i] = load64(&w->latency_sum_ns);
     s->latency_sum_ns += s->thread_latency_ns[i];
     histogram_add_live(s->histogram, w->histogram);
+    for (unsigned c = 0; c < STATS_WORKER_ERROR_CODES; c++) {
+      uint64_t count = __atomic_load_n(&w->error_codes[c].count, __ATOMIC_ACQUIRE);
+      if (count > 0)
+        error_table_add(s->error_codes, &s->error_code_count, STATS_ERROR_CODES,
+                        load64(&w->error_codes[c].code), count);
+    }
   }
 }
 
@@ -132,6 +213,8 @@ void stats_copy(stats_snapshot *dst, const stats_snapshot *src)
   memcpy(dst->thread_events, src->thread_events, worker_count * sizeof(uint64_t));
   memcpy(dst->thread_latency_ns, src->thread_latency_ns, worker_count * sizeof(uint64_t));
   histogram_snapshot(dst->histogram, src->histogram);
+  memcpy(dst->error_codes, src->error_codes, sizeof(dst->error_codes));
+  dst->error_code_count = src->error_code_count;
 }
 
 bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_t *max_ns)
@@ -214,6 +297,27 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
   out->bytes_read = b[SB_CNT_BYTES_READ] - a[SB_CNT_BYTES_READ];
   out->bytes_written = b[SB_CNT_BYTES_WRITTEN] - a[SB_CNT_BYTES_WRITTEN];
   out->time_interval = (double) (to->taken_ns - from->taken_ns) / 1e9;
+  for (unsigned k = 0; k < SB_STMT_KINDS; k++)
+    out->statements[k] = b[SB_CNT_STMT_SELECT + k] - a[SB_CNT_STMT_SELECT + k];
+  out->error_code_count = 0;
+  for (unsigned i = 0; i < to->error_code_count; i++) {
+    uint64_t count = to->error_codes[i].count;
+    for (unsigned j = 0; j < from->error_code_count; j++)
+      if (from->error_codes[j].code == to->error_codes[i].code)
+        count -= from->error_codes[j].count;
+    if (count > 0)
+      error_table_add(out->error_codes, &out->error_code_count, STATS_ERROR_CODES,
+                      to->error_codes[i].code, count);
+  }
+  /* Errors counted without a code (a script's sb_counter_inc(SB_CNT_ERROR)) are "other". */
+  uint64_t coded = 0;
+  for (unsigned i = 0; i < out->error_code_count; i++)
+    coded += out->error_codes[i].count;
+  if (out->errors > coded)
+    error_table_add(out->error_codes, &out->error_code_count, STATS_ERROR_CODES, 0,
+                    out->errors - coded);
+  out->latency_min_ns = min_ns;
+  out->latency_max_ns = max_ns;
 
   histogram_diff(scratch, to->histogram, from->histogram);
   out->histogram = scratch;
@@ -226,4 +330,12 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
   out->latency_min = (out->events && min_ns != UINT64_MAX) ? (double) min_ns / 1e9 : 0;
   out->latency_max = out->events ? (double) max_ns / 1e9 : 0;
   fairness(out, from, to);
+}
+
+double stats_percentile(const sb_stat_t *stat, double pct)
+{
+  if (stat->histogram == NULL || pct <= 0 || histogram_total(stat->histogram) == 0)
+    return 0;
+  return (double) histogram_percentile(stat->histogram, pct, stat->latency_min_ns,
+                                       stat->latency_max_ns) / 1e9;
 }

@@ -33,8 +33,39 @@ typedef enum {
   SB_CNT_ROWS = 6,         /* rows returned by reads (for rows per second) */
   SB_CNT_BYTES_READ = 7,
   SB_CNT_BYTES_WRITTEN = 8,
+  /* Statements by kind, from their text (select ... commit): what the queries were. */
+  SB_CNT_STMT_SELECT = 9,
+  SB_CNT_STMT_INSERT,
+  SB_CNT_STMT_UPDATE,
+  SB_CNT_STMT_DELETE,
+  SB_CNT_STMT_BEGIN,
+  SB_CNT_STMT_COMMIT,
+  SB_CNT_STMT_OTHER,
   SB_CNT_MAX
 } sb_counter_type;
+
+#define SB_STMT_KINDS (SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT + 1)
+/* "select", "insert", ... "other", in counter order (the result file's names). */
+extern const char *const sb_stmt_kind_names[SB_STMT_KINDS];
+/* "SELECT", "INSERT", ... "other statements" (the text report's). */
+extern const char *const sb_stmt_kind_labels[SB_STMT_KINDS];
+
+/*
+ * Ignored errors by code (a MySQL error number or a PostgreSQL SQLSTATE, up to 8 characters
+ * packed into a word, so a worker updates its table with plain stores). A worker keeps up to
+ * STATS_WORKER_ERROR_CODES codes; further ones count under code 0 ("other codes"). A report
+ * holds up to STATS_ERROR_CODES.
+ */
+#define STATS_WORKER_ERROR_CODES 16
+#define STATS_ERROR_CODES 64
+typedef struct stats_error_entry {
+  uint64_t code;               /* packed text; 0 = other or unknown codes */
+  uint64_t count;
+} stats_error_entry;
+
+/* "1213" -> packed code and back (buf of at least 9 bytes; code 0 reads "other"). */
+uint64_t stats_error_code_pack(const char *text);
+const char *stats_error_code_text(uint64_t code, char *buf);
 
 typedef struct worker_stats {
   uint64_t counters[SB_CNT_MAX];
@@ -48,6 +79,7 @@ typedef struct worker_stats {
   uint32_t in_event;           /* 1 while event() runs: the reporter sums it as concurrency */
   uint32_t warmup_event;       /* the running event began during warm-up: not recorded */
   latency_histogram *histogram;
+  stats_error_entry error_codes[STATS_WORKER_ERROR_CODES];
 } __attribute__((aligned(128))) worker_stats;
 
 /* Totals over a set of workers at one moment. */
@@ -59,6 +91,8 @@ typedef struct stats_snapshot {
   uint64_t *thread_events;     /* per worker */
   uint64_t *thread_latency_ns; /* per worker */
   latency_histogram *histogram;
+  stats_error_entry error_codes[STATS_ERROR_CODES];
+  unsigned error_code_count;
 } stats_snapshot;
 
 /* A report: what happened between two snapshots. Times in seconds. */
@@ -87,6 +121,11 @@ typedef struct sb_stat {
   double time_avg;             /* fairness: per-thread execution time */
   double time_stddev;
   const latency_histogram *histogram;  /* the latencies behind latency_pct */
+  uint64_t latency_min_ns;     /* exact extremes (clamp for further percentiles); 0 and */
+  uint64_t latency_max_ns;     /* UINT64_MAX when unknown (intermediate reports) */
+  uint64_t statements[SB_STMT_KINDS];  /* by kind, SB_CNT_STMT_SELECT order */
+  stats_error_entry error_codes[STATS_ERROR_CODES];   /* ignored errors by code */
+  unsigned error_code_count;
 } sb_stat_t;
 
 /* Allocate stats for `workers` workers plus one background slot (id == workers). */
@@ -101,6 +140,13 @@ void stats_new_epoch(void);
 
 /* Record one finished event of `latency_ns` for `w` (called by the owning worker). */
 void stats_record_event(worker_stats *w, uint64_t latency_ns);
+
+/* Count one ignored error of `code` (packed) for `w` (called by the owning worker). */
+void stats_record_error_code(worker_stats *w, uint64_t code);
+
+/* The latency (seconds) at percentile `pct` of a report's histogram, clamped to its exact
+   extremes; 0 when the report has no latencies. */
+double stats_percentile(const sb_stat_t *stat, double pct);
 
 /* Snapshot of the workers' stats (background slot excluded). */
 int stats_snapshot_init(stats_snapshot *s);

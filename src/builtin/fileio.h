@@ -189,7 +189,7 @@ typedef struct fileio_latency_summary {
 } fileio_latency_summary;
 /* Latency of each kind of operation since the previous call (the previous cumulative report,
    i.e. the last checkpoint) until now; `percentile` is --percentile (0 = none). */
-void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], unsigned percentile);
+void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], double percentile);
 
 /* ---- fileio_report.c ---- */
 struct sb_stat;

@@ -128,7 +128,7 @@ void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, boo
   histogram_record(r->histogram, latency_ns);
 }
 
-void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], unsigned percentile)
+void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], double percentile)
 {
   uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
 

@@ -80,13 +80,15 @@ void fileio_report_mode(const fileio_settings *s)
 void fileio_report_intermediate(sb_stat_t *stat)
 {
   double t = stat->time_interval;
+  char pct[32];
 
   log_timestamped(LOG_NOTICE, stat->time_total,
                   "reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s "
-                  "latency (ms,%u%%): %4.3f",
+                  "latency (ms,%s%%): %4.3f",
                   per_second((double) stat->bytes_read / mebibyte, t),
                   per_second((double) stat->bytes_written / mebibyte, t),
-                  per_second((double) stat->other, t), runner_config()->percentile,
+                  per_second((double) stat->other, t),
+                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
                   stat->latency_pct * 1e3);
 }
 
@@ -95,12 +97,12 @@ void fileio_report_intermediate(sb_stat_t *stat)
 static void report_operation_latency(void)
 {
   static const char *const names[FILEIO_OP_KINDS] = {"read:", "write:", "fsync:"};
-  unsigned percentile = runner_config()->percentile;
+  double percentile = runner_config()->percentile;
   fileio_latency_summary ops[FILEIO_OP_KINDS];
-  char column[16];
+  char column[40], pct[32];
 
   fileio_latency_summarize(ops, percentile);
-  snprintf(column, sizeof(column), "%uth", percentile);
+  snprintf(column, sizeof(column), "%sth", percentile_text(percentile, pct, sizeof(pct)));
   log_text(LOG_NOTICE, "Latency by operation (ms):");
   if (percentile > 0)
     log_text(LOG_NOTICE, "                   count        min        avg        max %10s",

@@ -67,7 +67,7 @@ HINT: --threads expects an integer (config file 'bad.cfg' line 2)" \
 printf 'percentile=500\n' | write range.cfg
 sb cpu run --config-file=range.cfg
 is "$rc|$out" "1|FATAL: Invalid value for --percentile: 500
-HINT: --percentile expects 1 to 100, or 0 to disable" \
+HINT: --percentile expects 1 to 100, or 0 to disable; a list such as 50,95,99.9 for several" \
    "an out-of-range value from a config file gets the option's usual line"
 
 printf 'threads=2\nnot_an_option=5\n' | write unknown.cfg

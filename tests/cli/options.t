@@ -74,7 +74,7 @@ bad() {
   is "$rc:$all" "1:$want" "bad value $1: one error line (and a hint), exit 1"
 }
 bad --threads=x "Invalid value for the 'threads' option: 'x'" "HINT: --threads expects an integer"
-bad --threads=0 "FATAL: Invalid value for --threads: 0." "HINT: --threads expects 1 to 100000"
+bad --threads=0 "FATAL: Invalid value for --threads: 0." "HINT: --threads expects 1 to 100000, or a list such as 8,16,32 (one run each)"
 bad --events=abc "Invalid value for the 'events' option: 'abc'" "HINT: --events expects an integer"
 bad --events=-1 "FATAL: Invalid value for --events: -1 (expected 0 for no limit, or a positive count)"
 bad --time=abc "Invalid value for the 'time' option: 'abc'" "HINT: --time expects a number"
@@ -113,8 +113,8 @@ bad --rand-zipfian-exp=abc "Invalid value for the 'rand_zipfian_exp' option: 'ab
 bad --rand-zipfian-exp=-1 "FATAL: Invalid value for --rand-zipfian-exp: -1 (expected 0 or more)"
 bad --verbosity=abc "Invalid value for the 'verbosity' option: 'abc'" "HINT: --verbosity expects an integer"
 bad --verbosity=9 "Invalid value for verbosity: 9" "HINT: --verbosity expects 0 to 5"
-bad --percentile=abc "Invalid value for the 'percentile' option: 'abc'" "HINT: --percentile expects an integer"
-bad --percentile=101 "FATAL: Invalid value for --percentile: 101" "HINT: --percentile expects 1 to 100, or 0 to disable"
+bad --percentile=abc "Invalid value for the 'percentile' option: 'abc'" "HINT: --percentile expects a number"
+bad --percentile=101 "FATAL: Invalid value for --percentile: 101" "HINT: --percentile expects 1 to 100, or 0 to disable; a list such as 50,95,99.9 for several"
 bad --histogram=maybe "invalid option: --histogram=maybe" "HINT: --histogram is on or off: give on|off, true|false or 1|0"
 bad "--histogram --percentile=0" "FATAL: --histogram cannot be used with --percentile=0"
 

@@ -160,6 +160,7 @@ static MYSQL *open_handle(const mysqldrv_endpoint *ep, char *why, size_t why_len
     mysql_close(m);
     return NULL;
   }
+  db_note_server_version(mysql_get_server_info(m));    /* for the result file */
   if (c->ssl_mode != MYSQL_SSL_DISABLED)
     MYSQLDRV_TRACE("mysql_get_ssl_cipher(%p) = \"%s\"", (void *) m,
                    or_null(mysql_get_ssl_cipher(m)));

@@ -57,6 +57,12 @@ static PGconn *open_handle(const pgsqldrv_endpoint *ep, char *why, size_t why_le
     return NULL;
   }
   PQsetNoticeProcessor(pg, on_notice, NULL);
+  const char *version = PQparameterStatus(pg, "server_version");
+  if (version != NULL) {                /* for the result file */
+    char text[96];
+    snprintf(text, sizeof(text), "PostgreSQL %s", version);
+    db_note_server_version(text);
+  }
   return pg;
 }
 

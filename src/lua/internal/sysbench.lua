@@ -153,11 +153,18 @@ local function rate(n, seconds)
    return n / seconds
 end
 
+-- --percentile as 1.0 prints it ("95"), or with its fraction (--percentile=99.9).
+local function percentile_text()
+   local p = sysbench.opt.percentile
+   if p == math.floor(p) then return string.format("%u", p) end
+   return tostring(p)
+end
+
 -- The default intermediate line of sysbench 1.0 (note: "err/s" has no colon here, as in 1.0).
 function sysbench.report_default(stat)
    local seconds = stat.time_interval
    print(string.format("[ %ss ] thds: %u tps: %4.2f qps: %4.2f " ..
-                          "(r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%u%%): %4.2f " ..
+                          "(r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f " ..
                           "err/s %4.2f reconn/s: %4.2f",
                        report_time("", stat.time_total),
                        stat.threads_running,
@@ -166,7 +173,7 @@ function sysbench.report_default(stat)
                        rate(stat.reads, seconds),
                        rate(stat.writes, seconds),
                        rate(stat.other, seconds),
-                       sysbench.opt.percentile,
+                       percentile_text(),
                        stat.latency_pct * 1000,
                        rate(stat.errors, seconds),
                        rate(stat.reconnects, seconds)))

@@ -1,0 +1,107 @@
+/*
+ * environment.c: the machine a run ran on and the command line and options that started it,
+ * as the result file keeps them, with every password value replaced by a mask.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "results/environment.h"
+
+static int saved_argc;
+static char **saved_argv;
+
+void environment_describe_client(result_client *c)
+{
+  char host[256] = "";
+  struct utsname u;
+
+  if (gethostname(host, sizeof(host) - 1) != 0)
+    host[0] = '\0';
+  c->host = strdup(host);
+  if (uname(&u) == 0) {
+    char os[sizeof(u.sysname) + sizeof(u.release) + sizeof(u.machine) + 3];
+    snprintf(os, sizeof(os), "%s %s %s", u.sysname, u.release, u.machine);
+    c->os = strdup(os);
+  }
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  c->cpus = cpus > 0 ? (unsigned) cpus : 0;
+}
+
+void environment_set_command_line(int argc, char **argv)
+{
+  saved_argc = argc;
+  saved_argv = argv;
+}
+
+bool environment_option_is_secret(const char *name)
+{
+  for (const char *p = name; *p != '\0'; p++)
+    if (strncasecmp(p, "password", 8) == 0 || strncasecmp(p, "passwd", 6) == 0)
+      return true;
+  return false;
+}
+
+/* "--mysql-password=x" -> "--mysql-password=*****"; other arguments unchanged. */
+static char *masked_argument(const char *arg)
+{
+  const char *eq = strchr(arg, '=');
+  if (strncmp(arg, "--", 2) != 0 || eq == NULL)
+    return strdup(arg);
+  char name[256];
+  snprintf(name, sizeof(name), "%.*s", (int) (eq - arg), arg);
+  if (!environment_option_is_secret(name))
+    return strdup(arg);
+  size_t n = (size_t) (eq - arg) + 1 + sizeof(ENVIRONMENT_MASK);
+  char *out = malloc(n);
+  if (out != NULL)
+    snprintf(out, n, "%s=%s", name, ENVIRONMENT_MASK);
+  return out;
+}
+
+int environment_command_line(char ***argv, size_t *argc)
+{
+  *argc = 0;
+  *argv = calloc((size_t) saved_argc + 1, sizeof(char *));
+  if (*argv == NULL)
+    return -1;
+  for (int i = 0; i < saved_argc; i++) {
+    /* argv[0] may be a long path: keep the program's name. */
+    const char *arg = saved_argv[i];
+    if (i == 0) {
+      const char *slash = strrchr(arg, '/');
+      arg = slash ? slash + 1 : arg;
+    }
+    if (((*argv)[i] = masked_argument(arg)) == NULL)
+      return -1;
+    (*argc)++;
+  }
+  return 0;
+}
+
+int environment_given_options(result_option **out, size_t *count)
+{
+  size_t n = options_count(), used = 0;
+  *out = calloc(n ? n : 1, sizeof(result_option));
+  *count = 0;
+  if (*out == NULL)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    sb_option *opt = options_at(i);
+    const char *name = option_name(opt);
+    if (!opt_is_set(name))
+      continue;
+    const char *text = option_text(opt);
+    (*out)[used].name = strdup(name);
+    (*out)[used].value = strdup(environment_option_is_secret(name) ? ENVIRONMENT_MASK
+                                : text ? text : "");
+    if ((*out)[used].name == NULL || (*out)[used].value == NULL)
+      return -1;
+    *count = ++used;
+  }
+  return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * environment.h: where a run ran (host name, operating system, CPU count) and the command line
+ * that started it, for the result file. Passwords never reach it.
+ */
+#ifndef SB_RESULTS_ENVIRONMENT_H
+#define SB_RESULTS_ENVIRONMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/result.h"
+
+/* Fill a client entry with this machine's host, OS and CPU count. */
+void environment_describe_client(result_client *c);
+
+/* Keep the command line (main's argv) for result files. */
+void environment_set_command_line(int argc, char **argv);
+/* A copy of it with password values masked; -1 when out of memory. */
+int environment_command_line(char ***argv, size_t *argc);
+
+/* An option whose value must never be written anywhere (its name mentions a password). */
+bool environment_option_is_secret(const char *name);
+#define ENVIRONMENT_MASK "*****"
+
+/* The options the user gave, as name/value text, secrets masked; -1 when out of memory. */
+int environment_given_options(result_option **out, size_t *count);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * html.c: the pages of html.h. One inline style sheet; charts are the SVG of svg.c written
+ * into the page, so the file opens the same anywhere, offline, with no scripts.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+
+#include "results/html.h"
+
+static const char style[] =
+  "body{font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;margin:24px;color:#222;"
+  "background:#fff}"
+  "h1{font-size:22px}h2{font-size:18px;margin-top:28px}"
+  "table{border-collapse:collapse;margin:8px 0 16px}"
+  "th,td{border:1px solid #ccc;padding:4px 10px;font-size:13px}"
+  "th{background:#f2f2f2;text-align:left}td.num{text-align:right;"
+  "font-variant-numeric:tabular-nums}"
+  "figure{display:inline-block;margin:8px 16px 16px 0;border:1px solid #ddd}"
+  "p.note{color:#555;font-size:13px}";
+
+void html_begin(FILE *out, const char *title)
+{
+  fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+  svg_escape(out, title);
+  fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
+}
+
+void html_heading(FILE *out, int level, const char *text)
+{
+  fprintf(out, "<h%d>", level);
+  svg_escape(out, text);
+  fprintf(out, "</h%d>\n", level);
+}
+
+void html_paragraph(FILE *out, const char *text)
+{
+  fputs("<p class=\"note\">", out);
+  svg_escape(out, text);
+  fputs("</p>\n", out);
+}
+
+void html_table_begin(FILE *out)
+{
+  fputs("<table>\n", out);
+}
+
+/* "1234.5", "-0.25", "1.21x", "8" are numbers; "oltp_read_only" is not. */
+static bool looks_numeric(const char *s)
+{
+  bool digit = false;
+  for (; *s; s++) {
+    if (isdigit((unsigned char) *s))
+      digit = true;
+    else if (*s != '.' && *s != '-' && *s != '+' && *s != 'x' && *s != '%' && *s != 'e')
+      return false;
+  }
+  return digit;
+}
+
+void html_table_row(FILE *out, const char *const *cells, size_t n, int header)
+{
+  fputs("<tr>", out);
+  for (size_t i = 0; i < n; i++) {
+    const char *tag = header ? "th" : "td";
+    if (!header && looks_numeric(cells[i] ? cells[i] : ""))
+      fprintf(out, "<%s class=\"num\">", tag);
+    else
+      fprintf(out, "<%s>", tag);
+    svg_escape(out, cells[i]);
+    fprintf(out, "</%s>", tag);
+  }
+  fputs("</tr>\n", out);
+}
+
+void html_table_end(FILE *out)
+{
+  fputs("</table>\n", out);
+}
+
+void html_chart(FILE *out, const chart *c)
+{
+  fputs("<figure>\n", out);
+  svg_chart(out, c, 0, 0);
+  fputs("</figure>\n", out);
+}
+
+void html_end(FILE *out)
+{
+  fputs("</body>\n</html>\n", out);
+}

@@ -1,0 +1,24 @@
+/*
+ * html.h: a self-contained HTML page (inline style, inline SVG charts, no scripts and nothing
+ * fetched over the network) with headings, text, tables and charts.
+ */
+#ifndef SB_RESULTS_HTML_H
+#define SB_RESULTS_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/svg.h"
+
+void html_begin(FILE *out, const char *title);
+void html_heading(FILE *out, int level, const char *text);
+void html_paragraph(FILE *out, const char *text);
+/* A table: html_table_begin, html_table_row for each row (the first row can be the header
+   with header = 1), html_table_end. Cells are text; numbers are right-aligned. */
+void html_table_begin(FILE *out);
+void html_table_row(FILE *out, const char *const *cells, size_t n, int header);
+void html_table_end(FILE *out);
+void html_chart(FILE *out, const chart *c);
+void html_end(FILE *out);
+
+#endif

@@ -1,0 +1,588 @@
+/*
+ * page.c: builds the charts of page.h from result documents and writes them into an SVG file
+ * or an HTML page with the tables. Every figure comes from the final period of a run (the
+ * whole measurement, or the time since its last checkpoint) and its histogram.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "results/html.h"
+#include "results/page.h"
+
+#define MAX_THREAD_COUNTS 64
+#define MAX_SERIES 64
+#define MAX_CHARTS 200
+
+enum { METRIC_TPS, METRIC_QPS, METRIC_ROWS, METRIC_LAT_AVG, METRIC_LAT_PCT, METRIC_LAT_MAX,
+       METRIC_ERRORS, METRIC_RECONNECTS };
+
+size_t page_thread_counts(const page_source *src, size_t n, unsigned *out, size_t max)
+{
+  size_t count = 0;
+  for (size_t s = 0; s < n; s++) {
+    for (size_t r = 0; r < src[s].doc->run_count; r++) {
+      unsigned t = src[s].doc->runs[r].threads;
+      size_t i = 0;
+      while (i < count && out[i] < t)
+        i++;
+      if ((i < count && out[i] == t) || count == max)
+        continue;
+      memmove(&out[i + 1], &out[i], (count - i) * sizeof(unsigned));
+      out[i] = t;
+      count++;
+    }
+  }
+  return count;
+}
+
+const result_run *page_run_with_threads(const result_doc *doc, unsigned threads)
+{
+  for (size_t r = 0; r < doc->run_count; r++)
+    if (doc->runs[r].threads == threads)
+      return &doc->runs[r];
+  return NULL;
+}
+
+size_t page_groups(const page_source *src, size_t n, unsigned *threads, size_t max,
+                   bool *single)
+{
+  bool all_single = n > 1, all_same = true;
+
+  for (size_t s = 0; s < n; s++)
+    all_single = all_single && src[s].doc->run_count == 1;
+  for (size_t s = 1; all_single && s < n; s++)
+    all_same = all_same && src[s].doc->runs[0].threads == src[0].doc->runs[0].threads;
+  *single = all_single && !all_same;
+  if (*single) {
+    if (max == 0)
+      return 0;
+    threads[0] = 0;
+    return 1;
+  }
+  return page_thread_counts(src, n, threads, max);
+}
+
+const result_run *page_group_run(const page_source *s, bool single, unsigned threads)
+{
+  return single ? &s->doc->runs[0] : page_run_with_threads(s->doc, threads);
+}
+
+static void add_percentile(double *out, size_t *count, size_t max, double p)
+{
+  size_t i = 0;
+  while (i < *count && out[i] < p)
+    i++;
+  if ((i < *count && out[i] == p) || *count == max)
+    return;
+  memmove(&out[i + 1], &out[i], (*count - i) * sizeof(double));
+  out[i] = p;
+  (*count)++;
+}
+
+size_t page_percentiles(const page_source *src, size_t n, double *out, size_t max)
+{
+  size_t count = 0;
+  add_percentile(out, &count, max, 50);
+  add_percentile(out, &count, max, 95);
+  add_percentile(out, &count, max, 99);
+  for (size_t s = 0; s < n; s++)
+    for (size_t r = 0; r < src[s].doc->run_count; r++)
+      for (size_t p = 0; p < src[s].doc->runs[r].percentile_count; p++)
+        add_percentile(out, &count, max, src[s].doc->runs[r].percentiles[p]);
+  return count;
+}
+
+static bool any_run(const page_source *src, size_t n, bool (*test)(const result_run *))
+{
+  for (size_t s = 0; s < n; s++)
+    for (size_t r = 0; r < src[s].doc->run_count; r++)
+      if (test(&src[s].doc->runs[r]))
+        return true;
+  return false;
+}
+
+static bool has_queries(const result_run *r) { return result_queries(&r->final) > 0; }
+static bool has_rows(const result_run *r) { return r->final.rows > 0; }
+static bool has_reconnects(const result_run *r) { return r->final.reconnects > 0; }
+
+size_t page_metrics(const page_source *src, size_t n, page_metric *out, size_t max)
+{
+  double pcts[RUNNER_MAX_PERCENTILES + 3];
+  size_t np = page_percentiles(src, n, pcts, sizeof(pcts) / sizeof(pcts[0]));
+  size_t count = 0;
+
+#define ADD(kind_, pct_, ...) do { if (count < max) { \
+    out[count].kind = (kind_); out[count].percentile = (pct_); \
+    out[count].decimals = (kind_) >= METRIC_LAT_AVG && (kind_) <= METRIC_LAT_MAX ? 3 : 2; \
+    snprintf(out[count].name, sizeof(out[count].name), __VA_ARGS__); count++; } } while (0)
+  ADD(METRIC_TPS, 0, "tps");
+  if (any_run(src, n, has_queries))
+    ADD(METRIC_QPS, 0, "qps");
+  if (any_run(src, n, has_rows))
+    ADD(METRIC_ROWS, 0, "rows/s");
+  ADD(METRIC_LAT_AVG, 0, "latency avg (ms)");
+  for (size_t i = 0; i < np; i++) {
+    char p[32];
+    ADD(METRIC_LAT_PCT, pcts[i], "latency p%s (ms)", percentile_text(pcts[i], p, sizeof(p)));
+  }
+  ADD(METRIC_LAT_MAX, 0, "latency max (ms)");
+  ADD(METRIC_ERRORS, 0, "errors/s");
+  if (any_run(src, n, has_reconnects))
+    ADD(METRIC_RECONNECTS, 0, "reconnects/s");
+#undef ADD
+  return count;
+}
+
+double page_metric_value(const page_metric *m, const result_run *r)
+{
+  const result_period *f = &r->final;
+  switch (m->kind) {
+    case METRIC_TPS: return result_rate(f->events, f->duration);
+    case METRIC_QPS: return result_rate(result_queries(f), f->duration);
+    case METRIC_ROWS: return result_rate(f->rows, f->duration);
+    case METRIC_LAT_AVG: return result_latency_avg_ns(f) / 1e6;
+    case METRIC_LAT_PCT: return (double) result_percentile_ns(f, m->percentile) / 1e6;
+    case METRIC_LAT_MAX: return (double) f->latency_max_ns / 1e6;
+    case METRIC_ERRORS: return result_rate(f->errors, f->duration);
+    case METRIC_RECONNECTS: return result_rate(f->reconnects, f->duration);
+    default: return 0;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Charts                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Storage the charts point into, freed after the page is written. */
+typedef struct {
+  chart charts[MAX_CHARTS];
+  size_t chart_count;
+  chart_series series[MAX_CHARTS * 4];
+  size_t series_used;
+  char *strings[MAX_CHARTS * 8 + MAX_SERIES * 8];
+  size_t string_count;
+  double *arrays[MAX_CHARTS * 8];
+  size_t array_count;
+  char *categories_text[MAX_THREAD_COUNTS];
+  const char *thread_categories[MAX_THREAD_COUNTS];
+  unsigned threads[MAX_THREAD_COUNTS];
+  size_t thread_count;
+  const char *pct_categories[RUNNER_MAX_PERCENTILES + 4];
+  char pct_text[RUNNER_MAX_PERCENTILES + 4][24];
+  double pcts[RUNNER_MAX_PERCENTILES + 4];
+  size_t pct_count;
+} chart_set;
+
+static char *keep_string(chart_set *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *keep_string(chart_set *cs, const char *fmt, ...)
+{
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  if (cs->string_count == sizeof(cs->strings) / sizeof(cs->strings[0]))
+    return (char *) "";
+  char *s = strdup(buf);
+  cs->strings[cs->string_count++] = s;
+  return s ? s : (char *) "";
+}
+
+static double *keep_array(chart_set *cs, size_t n)
+{
+  if (cs->array_count == sizeof(cs->arrays) / sizeof(cs->arrays[0]))
+    return NULL;
+  double *a = calloc(n ? n : 1, sizeof(double));
+  cs->arrays[cs->array_count++] = a;
+  return a;
+}
+
+static void chart_set_free(chart_set *cs)
+{
+  for (size_t i = 0; i < cs->string_count; i++)
+    free(cs->strings[i]);
+  for (size_t i = 0; i < cs->array_count; i++)
+    free(cs->arrays[i]);
+  for (size_t i = 0; i < cs->thread_count; i++)
+    free(cs->categories_text[i]);
+  free(cs);
+}
+
+static chart *new_chart(chart_set *cs, const char *title, const char *x_label,
+                        const char *y_label)
+{
+  if (cs->chart_count == MAX_CHARTS)
+    return NULL;
+  chart *c = &cs->charts[cs->chart_count++];
+  memset(c, 0, sizeof(*c));
+  c->title = title;
+  c->x_label = x_label;
+  c->y_label = y_label;
+  c->series = &cs->series[cs->series_used];
+  return c;
+}
+
+static chart_series *new_series(chart_set *cs, chart *c, const char *name, size_t capacity)
+{
+  if (cs->series_used == sizeof(cs->series) / sizeof(cs->series[0]))
+    return NULL;
+  chart_series *s = &cs->series[cs->series_used++];
+  double *x = keep_array(cs, capacity), *y = keep_array(cs, capacity);
+  if (x == NULL || y == NULL) {
+    cs->series_used--;
+    return NULL;
+  }
+  *s = (chart_series) { .name = name, .n = 0, .x = x, .y = y };
+  c->series_count++;
+  return s;
+}
+
+static void push_point(chart_series *s, double x, double y)
+{
+  ((double *) s->x)[s->n] = x;
+  ((double *) s->y)[s->n] = y;
+  s->n++;
+}
+
+/* The name a source's series go by: its label, with the file when there are several. */
+static const char *series_name(chart_set *cs, const page_source *src, size_t n, size_t s,
+                               const char *suffix)
+{
+  if (n == 1)
+    return suffix ? keep_string(cs, "%s", suffix) : keep_string(cs, "%s", src[s].name);
+  return suffix ? keep_string(cs, "%s %s", src[s].label, suffix)
+                : keep_string(cs, "%s: %s", src[s].label, src[s].name);
+}
+
+typedef double (*run_value)(const result_run *r, double arg);
+
+static double value_tps(const result_run *r, double arg)
+{
+  (void) arg;
+  return result_rate(r->final.events, r->final.duration);
+}
+
+static double value_qps(const result_run *r, double arg)
+{
+  (void) arg;
+  return result_rate(result_queries(&r->final), r->final.duration);
+}
+
+static double value_pct(const result_run *r, double pct)
+{
+  return (double) result_percentile_ns(&r->final, pct) / 1e6;
+}
+
+/* A chart over the thread counts: one series per source (and per argument, e.g. p95/p99). */
+static void per_thread_chart(chart_set *cs, const page_source *src, size_t n, const char *title,
+                             const char *y_label, run_value value, const double *args,
+                             const char *const *arg_names, size_t nargs)
+{
+  chart *c = new_chart(cs, title, "threads", y_label);
+  if (c == NULL)
+    return;
+  c->categories = cs->thread_categories;
+  c->category_count = cs->thread_count;
+  for (size_t a = 0; a < nargs; a++) {
+    for (size_t s = 0; s < n; s++) {
+      chart_series *se = new_series(cs, c, series_name(cs, src, n, s, arg_names[a]),
+                                    cs->thread_count);
+      if (se == NULL)
+        return;
+      for (size_t t = 0; t < cs->thread_count; t++) {
+        const result_run *r = page_run_with_threads(src[s].doc, cs->threads[t]);
+        if (r != NULL)
+          push_point(se, (double) t, value(r, args[a]));
+      }
+    }
+  }
+}
+
+/* " , 8 threads" for a group of one thread count; "" for the group of single runs. */
+static const char *group_suffix(chart_set *cs, bool single, unsigned threads)
+{
+  if (single)
+    return "";
+  return keep_string(cs, ", %u thread%s", threads, threads == 1 ? "" : "s");
+}
+
+static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bool single,
+                             unsigned threads)
+{
+  chart *c = new_chart(cs, keep_string(cs, "Latency percentiles%s",
+                                       group_suffix(cs, single, threads)),
+                       "percentile", "latency (ms)");
+  if (c == NULL)
+    return;
+  c->categories = cs->pct_categories;
+  c->category_count = cs->pct_count;
+  for (size_t s = 0; s < n; s++) {
+    const result_run *r = page_group_run(&src[s], single, threads);
+    if (r == NULL)
+      continue;
+    chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), cs->pct_count);
+    if (se == NULL)
+      return;
+    for (size_t p = 0; p < cs->pct_count; p++)
+      push_point(se, (double) p, value_pct(r, cs->pcts[p]));
+  }
+}
+
+static void over_time_chart(chart_set *cs, const page_source *src, size_t n, bool single,
+                            unsigned threads)
+{
+  bool any = false;
+  for (size_t s = 0; s < n; s++) {
+    const result_run *r = page_group_run(&src[s], single, threads);
+    any = any || (r != NULL && r->interval_count > 0);
+  }
+  if (!any)
+    return;
+  chart *c = new_chart(cs, keep_string(cs, "Throughput over time%s",
+                                       group_suffix(cs, single, threads)),
+                       "time (s)", "transactions per second");
+  if (c == NULL)
+    return;
+  for (size_t s = 0; s < n; s++) {
+    const result_run *r = page_group_run(&src[s], single, threads);
+    if (r == NULL || r->interval_count == 0)
+      continue;
+    chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), r->interval_count);
+    if (se == NULL)
+      return;
+    for (size_t i = 0; i < r->interval_count; i++)
+      push_point(se, r->intervals[i].time,
+                 result_rate(r->intervals[i].events, r->intervals[i].duration));
+  }
+}
+
+/* The charts per thread count: throughput, queries (SQL tests), p95/p99 latency. */
+static void summary_charts(chart_set *cs, const page_source *src, size_t n)
+{
+  static const double none[] = {0};
+  static const char *const no_name[] = {NULL};
+  static const double p9599[] = {95, 99};
+  static const char *const p9599_names[] = {"p95", "p99"};
+
+  per_thread_chart(cs, src, n, "Throughput per thread count", "transactions per second",
+                   value_tps, none, no_name, 1);
+  if (any_run(src, n, has_queries))
+    per_thread_chart(cs, src, n, "Queries per second per thread count", "queries per second",
+                     value_qps, none, no_name, 1);
+  per_thread_chart(cs, src, n, "Latency per thread count", "latency (ms)", value_pct, p9599,
+                   p9599_names, 2);
+}
+
+static chart_set *chart_set_new(const page_source *src, size_t n)
+{
+  chart_set *cs = calloc(1, sizeof(*cs));
+  if (cs == NULL)
+    return NULL;
+  cs->thread_count = page_thread_counts(src, n, cs->threads, MAX_THREAD_COUNTS);
+  for (size_t t = 0; t < cs->thread_count; t++) {
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%u", cs->threads[t]);
+    cs->categories_text[t] = strdup(buf);
+    cs->thread_categories[t] = cs->categories_text[t] ? cs->categories_text[t] : "?";
+  }
+  /* Percentile chart columns: the usual ones and every percentile the runs asked for. */
+  size_t np = page_percentiles(src, n, cs->pcts, RUNNER_MAX_PERCENTILES + 3);
+  add_percentile(cs->pcts, &np, RUNNER_MAX_PERCENTILES + 4, 99.9);
+  cs->pct_count = np;
+  for (size_t p = 0; p < np; p++) {
+    char num[20];
+    snprintf(cs->pct_text[p], sizeof(cs->pct_text[p]), "p%s",
+             percentile_text(cs->pcts[p], num, sizeof(num)));
+    cs->pct_categories[p] = cs->pct_text[p];
+  }
+  return cs;
+}
+
+int page_write_svg(const char *path, const page_source *src, size_t n)
+{
+  chart_set *cs = chart_set_new(src, n);
+  if (cs == NULL) {
+    errno = ENOMEM;
+    return -1;
+  }
+  summary_charts(cs, src, n);
+  int rc = svg_write_file(path, cs->charts, cs->chart_count);
+  chart_set_free(cs);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The page                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static void describe_sources(FILE *out, const page_source *src, size_t n)
+{
+  static const char *const header[] = {"", "file", "test", "threads", "started (UTC)", "hosts",
+                                       "server"};
+  html_table_begin(out);
+  html_table_row(out, header, 7, 1);
+  for (size_t s = 0; s < n; s++) {
+    const result_doc *d = src[s].doc;
+    const result_run *first = &d->runs[0];
+    char threads[256] = "", started[64] = "", hosts[256] = "";
+    size_t used = 0;
+    for (size_t r = 0; r < d->run_count && used < sizeof(threads); r++)
+      used += (size_t) snprintf(threads + used, sizeof(threads) - used, "%s%u", r ? "," : "",
+                                d->runs[r].threads);
+    time_t t = (time_t) (first->start_unix_ns / 1000000000u);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%S", &tm);
+    used = 0;
+    for (size_t c = 0; c < first->client_count && used < sizeof(hosts); c++)
+      used += (size_t) snprintf(hosts + used, sizeof(hosts) - used, "%s%s", c ? ", " : "",
+                                first->clients[c].host ? first->clients[c].host : "?");
+    const char *cells[] = {src[s].label, src[s].name, first->test, threads, started, hosts,
+                           first->server_version ? first->server_version
+                           : first->driver ? first->driver : "-"};
+    html_table_row(out, cells, 7, 0);
+  }
+  html_table_end(out);
+}
+
+static void figures_table(FILE *out, const page_source *src, size_t n, bool single,
+                          unsigned threads)
+{
+  page_metric metrics[40];
+  size_t nm = page_metrics(src, n, metrics, 40);
+  const char *cells[2 + 2 * MAX_SERIES];
+  char text[2 * MAX_SERIES][32];
+  size_t cols = n < MAX_SERIES ? n : MAX_SERIES;
+
+  html_table_begin(out);
+  cells[0] = "";
+  size_t k = 1;
+  for (size_t s = 0; s < cols; s++)
+    cells[k++] = src[s].label;
+  for (size_t s = 1; s < cols; s++) {
+    snprintf(text[s], sizeof(text[s]), "%s/%s", src[s].label, src[0].label);
+    cells[k++] = text[s];
+  }
+  html_table_row(out, cells, k, 1);
+  if (single) {
+    k = 0;
+    cells[k++] = "threads";
+    for (size_t s = 0; s < cols; s++) {
+      snprintf(text[s], sizeof(text[s]), "%u", src[s].doc->runs[0].threads);
+      cells[k++] = text[s];
+    }
+    for (size_t s = 1; s < cols; s++)
+      cells[k++] = "";
+    html_table_row(out, cells, k, 0);
+  }
+
+  for (size_t m = 0; m < nm; m++) {
+    const result_run *base = page_group_run(&src[0], single, threads);
+    double base_value = base ? page_metric_value(&metrics[m], base) : 0;
+    k = 0;
+    cells[k++] = metrics[m].name;
+    for (size_t s = 0; s < cols; s++) {
+      const result_run *r = page_group_run(&src[s], single, threads);
+      if (r == NULL)
+        snprintf(text[s], sizeof(text[s]), "-");
+      else
+        snprintf(text[s], sizeof(text[s]), "%.*f", metrics[m].decimals,
+                 page_metric_value(&metrics[m], r));
+      cells[k++] = text[s];
+    }
+    for (size_t s = 1; s < cols; s++) {
+      const result_run *r = page_group_run(&src[s], single, threads);
+      char *t = text[cols + s];
+      if (r == NULL || base == NULL || base_value == 0)
+        snprintf(t, 32, "-");
+      else
+        snprintf(t, 32, "%.3fx", page_metric_value(&metrics[m], r) / base_value);
+      cells[k++] = t;
+    }
+    html_table_row(out, cells, k, 0);
+  }
+  html_table_end(out);
+}
+
+/* The table of one source: a row per thread count, a column per figure. */
+static void sweep_table(FILE *out, const page_source *src)
+{
+  page_metric metrics[40];
+  size_t nm = page_metrics(src, 1, metrics, 40);
+  const char *cells[41];
+  char text[41][32];
+  const result_doc *d = src->doc;
+
+  html_table_begin(out);
+  cells[0] = "threads";
+  for (size_t m = 0; m < nm; m++)
+    cells[m + 1] = metrics[m].name;
+  html_table_row(out, cells, nm + 1, 1);
+  for (size_t r = 0; r < d->run_count; r++) {
+    snprintf(text[0], sizeof(text[0]), "%u", d->runs[r].threads);
+    cells[0] = text[0];
+    for (size_t m = 0; m < nm; m++) {
+      snprintf(text[m + 1], sizeof(text[m + 1]), "%.*f", metrics[m].decimals,
+               page_metric_value(&metrics[m], &d->runs[r]));
+      cells[m + 1] = text[m + 1];
+    }
+    html_table_row(out, cells, nm + 1, 0);
+  }
+  html_table_end(out);
+}
+
+int page_write_html(const char *path, const char *title, const page_source *src, size_t n)
+{
+  FILE *out = fopen(path, "w");
+  if (out == NULL)
+    return -1;
+  chart_set *cs = chart_set_new(src, n);
+  if (cs == NULL) {
+    fclose(out);
+    errno = ENOMEM;
+    return -1;
+  }
+
+  html_begin(out, title);
+  html_heading(out, 1, title);
+  describe_sources(out, src, n);
+  if (n == 1) {
+    html_heading(out, 2, "Per thread count");
+    sweep_table(out, &src[0]);
+  }
+  unsigned groups[MAX_THREAD_COUNTS];
+  bool single;
+  size_t ng = page_groups(src, n, groups, MAX_THREAD_COUNTS, &single);
+  for (size_t g = 0; n > 1 && g < ng; g++) {
+    char heading[64];
+    if (single)
+      snprintf(heading, sizeof(heading), "Runs");
+    else
+      snprintf(heading, sizeof(heading), "%u thread%s", groups[g], groups[g] == 1 ? "" : "s");
+    html_heading(out, 2, heading);
+    figures_table(out, src, n, single, groups[g]);
+  }
+  html_paragraph(out, n > 1 ? "Ratios are to the first file (A). Figures cover each run's "
+                 "final report: the whole measurement, or the time since its last checkpoint."
+                 : "Figures cover each run's final report: the whole measurement, or the time "
+                 "since its last checkpoint. Latencies are in milliseconds.");
+
+  html_heading(out, 2, "Charts");
+  summary_charts(cs, src, n);
+  for (size_t g = 0; g < ng; g++)
+    percentile_chart(cs, src, n, single, groups[g]);
+  for (size_t g = 0; g < ng; g++)
+    over_time_chart(cs, src, n, single, groups[g]);
+  for (size_t i = 0; i < cs->chart_count; i++)
+    html_chart(out, &cs->charts[i]);
+  html_end(out);
+  chart_set_free(cs);
+  return fclose(out) == 0 ? 0 : -1;
+}

@@ -1,0 +1,169 @@
+/*
+ * recorder.c: turns the runner's reports into a result_run. Intervals come from the reporter
+ * thread, the measurement start, checkpoints and the final report from the reporter or the
+ * main thread, never at once (the runner stops the reporter before its final report), so the
+ * run being built needs no lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "logger.h"
+#include "options.h"
+#include "results/environment.h"
+#include "results/output.h"
+#include "results/recorder.h"
+#include "runner.h"
+
+static result_run run;
+static bool measuring;
+static bool out_of_memory;
+
+static uint64_t wall_clock_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+void recorder_begin(const char *test_name)
+{
+  const run_config *cfg = runner_config();
+
+  result_run_free(&run);
+  measuring = false;
+  out_of_memory = false;
+  run.test = result_strdup(test_name);
+  run.sysbench_version = result_strdup(SB_COMPAT_VERSION);
+  run.threads = cfg->threads;
+  run.time_limit = cfg->max_time;
+  run.event_limit = cfg->max_events;
+  run.warmup_time = cfg->warmup_time;
+  run.rate = cfg->rate;
+  run.report_interval = results_interval_seconds();
+  run.percentile_count = cfg->percentile_count;
+  memcpy(run.percentiles, cfg->percentiles, sizeof(run.percentiles));
+  run.clients = calloc(1, sizeof(result_client));
+  if (run.clients == NULL || run.test == NULL ||
+      environment_command_line(&run.argv, &run.argc) != 0 ||
+      environment_given_options(&run.options, &run.option_count) != 0) {
+    out_of_memory = true;
+    return;
+  }
+  run.client_count = 1;
+  environment_describe_client(&run.clients[0]);
+  run.clients[0].threads = cfg->threads;
+}
+
+void recorder_measurement_started(void)
+{
+  measuring = true;
+  run.start_unix_ns = wall_clock_ns();
+  if (run.client_count > 0)
+    run.clients[0].start_unix_ns = run.start_unix_ns;
+}
+
+/* The parts every period has, from a report. */
+static int fill_period(result_period *p, const sb_stat_t *stat)
+{
+  p->time = stat->time_total;
+  p->duration = stat->time_interval;
+  p->threads_running = stat->threads_running;
+  p->events = stat->events;
+  p->reads = stat->reads;
+  p->writes = stat->writes;
+  p->other = stat->other;
+  p->errors = stat->errors;
+  p->reconnects = stat->reconnects;
+  p->rows = stat->rows;
+  p->bytes_read = stat->bytes_read;
+  p->bytes_written = stat->bytes_written;
+  memcpy(p->statements, stat->statements, sizeof(p->statements));
+  p->latency_sum_ns = (uint64_t) (stat->latency_sum * 1e9 + 0.5);
+  for (unsigned i = 0; i < stat->error_code_count; i++) {
+    char code[16];
+    if (result_add_error_code(p, stats_error_code_text(stat->error_codes[i].code, code),
+                              stat->error_codes[i].count) != 0)
+      return -1;
+  }
+  return stat->histogram != NULL ? result_buckets_from_histogram(&p->histogram,
+                                                                 stat->histogram) : 0;
+}
+
+void recorder_interval(const sb_stat_t *stat, bool with_queue)
+{
+  if (!measuring || out_of_memory)
+    return;
+  result_period *p = result_periods_push(&run.intervals, &run.interval_count);
+  if (p == NULL || fill_period(p, stat) != 0) {
+    out_of_memory = true;
+    return;
+  }
+  p->has_queue = with_queue;
+  p->queue_length = stat->queue_length;
+  p->concurrency = stat->concurrency;
+  results_csv_period(&run, p, "interval");
+}
+
+void recorder_cumulative(const sb_stat_t *stat, const stats_snapshot *from,
+                         const stats_snapshot *to, bool checkpoint)
+{
+  if (out_of_memory)
+    return;
+  if (!measuring)                      /* stopped during the warm-up: the run starts now */
+    recorder_measurement_started();
+  result_period *p = checkpoint ? result_periods_push(&run.checkpoints, &run.checkpoint_count)
+                                : &run.final;
+  if (p == NULL) {
+    out_of_memory = true;
+    return;
+  }
+  result_period_free(p);
+  if (fill_period(p, stat) != 0) {
+    out_of_memory = true;
+    return;
+  }
+  /* The exact latency sum of the period, not the seconds the report rounded it to. */
+  p->latency_sum_ns = to->latency_sum_ns - from->latency_sum_ns;
+  p->has_extremes = true;
+  p->latency_min_ns = stat->events ? stat->latency_min_ns : 0;
+  p->latency_max_ns = stat->events ? stat->latency_max_ns : 0;
+  p->thread_count = to->threads;
+  p->thread_events = calloc(to->threads ? to->threads : 1, sizeof(uint64_t));
+  p->thread_time_ns = calloc(to->threads ? to->threads : 1, sizeof(uint64_t));
+  if (p->thread_events == NULL || p->thread_time_ns == NULL) {
+    out_of_memory = true;
+    return;
+  }
+  for (unsigned i = 0; i < to->threads; i++) {
+    p->thread_events[i] = to->thread_events[i] - from->thread_events[i];
+    p->thread_time_ns[i] = to->thread_latency_ns[i] - from->thread_latency_ns[i];
+  }
+  results_csv_period(&run, p, checkpoint ? "checkpoint" : "final");
+}
+
+result_run *recorder_finish(int exit_code)
+{
+  if (out_of_memory) {
+    log_text(LOG_ALERT, "Out of memory recording the results: no result for this run");
+    result_run_free(&run);
+    return NULL;
+  }
+  if (!measuring || run.test == NULL)
+    return NULL;
+  measuring = false;
+  if (db_used()) {
+    run.driver = result_strdup(opt_string("db-driver"));
+    run.server_version = result_strdup(db_server_version());
+  }
+  run.exit_code = exit_code;
+  result_run *out = malloc(sizeof(*out));
+  if (out == NULL) {
+    result_run_free(&run);
+    return NULL;
+  }
+  *out = run;
+  memset(&run, 0, sizeof(run));
+  return out;
+}

@@ -1,0 +1,26 @@
+/*
+ * recorder.h: what the runner tells the result file while a run goes on: when the measurement
+ * started (wall clock), every interval, every checkpoint and the final figures, each with its
+ * latency histogram. The runner calls these only when a result is being recorded.
+ */
+#ifndef SB_RESULTS_RECORDER_H
+#define SB_RESULTS_RECORDER_H
+
+#include <stdbool.h>
+
+#include "results/result.h"
+#include "stats.h"
+
+/* A new run of `test_name` (a sweep runs several, one per thread count). */
+void recorder_begin(const char *test_name);
+/* The measurement starts now (after the warm-up): remember the wall clock. */
+void recorder_measurement_started(void);
+/* An interval report; `with_queue`: --rate's queue length and concurrency are meaningful. */
+void recorder_interval(const sb_stat_t *stat, bool with_queue);
+/* A checkpoint or the final report, with the per-thread figures of its period. */
+void recorder_cumulative(const sb_stat_t *stat, const stats_snapshot *from,
+                         const stats_snapshot *to, bool checkpoint);
+/* The run is over: returns it (the caller owns it), or NULL when nothing was measured. */
+result_run *recorder_finish(int exit_code);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * result.c: the result document's memory, its histograms (sparse buckets to and from
+ * histogram.h's dense form) and the figures derived from a period: rates, percentiles by the
+ * text report's rule, thread fairness.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/result.h"
+
+char *result_strdup(const char *s)
+{
+  return s != NULL ? strdup(s) : NULL;
+}
+
+void result_period_free(result_period *p)
+{
+  free(p->error_codes);
+  free(p->histogram.index);
+  free(p->histogram.count);
+  free(p->thread_events);
+  free(p->thread_time_ns);
+  memset(p, 0, sizeof(*p));
+}
+
+void result_run_free(result_run *r)
+{
+  free(r->test);
+  free(r->sysbench_version);
+  free(r->driver);
+  free(r->server_version);
+  for (size_t i = 0; i < r->argc; i++)
+    free(r->argv[i]);
+  free(r->argv);
+  for (size_t i = 0; i < r->option_count; i++) {
+    free(r->options[i].name);
+    free(r->options[i].value);
+  }
+  free(r->options);
+  for (size_t i = 0; i < r->client_count; i++) {
+    free(r->clients[i].host);
+    free(r->clients[i].os);
+    free(r->clients[i].source);
+  }
+  free(r->clients);
+  for (size_t i = 0; i < r->interval_count; i++)
+    result_period_free(&r->intervals[i]);
+  free(r->intervals);
+  for (size_t i = 0; i < r->checkpoint_count; i++)
+    result_period_free(&r->checkpoints[i]);
+  free(r->checkpoints);
+  result_period_free(&r->final);
+  memset(r, 0, sizeof(*r));
+}
+
+void result_doc_free(result_doc *d)
+{
+  for (size_t i = 0; i < d->run_count; i++)
+    result_run_free(&d->runs[i]);
+  free(d->runs);
+  memset(d, 0, sizeof(*d));
+}
+
+int result_doc_add_run(result_doc *d, result_run *run)
+{
+  result_run *grown = realloc(d->runs, (d->run_count + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return -1;
+  d->runs = grown;
+  d->runs[d->run_count++] = *run;
+  memset(run, 0, sizeof(*run));
+  return 0;
+}
+
+result_period *result_periods_push(result_period **items, size_t *count)
+{
+  result_period *grown = realloc(*items, (*count + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return NULL;
+  *items = grown;
+  memset(&grown[*count], 0, sizeof(grown[0]));
+  return &grown[(*count)++];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+int result_buckets_from_histogram(result_buckets *out, const latency_histogram *h)
+{
+  size_t n = 0;
+  for (unsigned i = 0; i < HISTOGRAM_BUCKETS; i++)
+    n += h->counts[i] != 0;
+  out->n = 0;
+  out->index = n ? malloc(n * sizeof(uint32_t)) : NULL;
+  out->count = n ? malloc(n * sizeof(uint64_t)) : NULL;
+  if (n && (out->index == NULL || out->count == NULL)) {
+    free(out->index);
+    free(out->count);
+    out->index = NULL;
+    out->count = NULL;
+    return -1;
+  }
+  for (unsigned i = 0; i < HISTOGRAM_BUCKETS; i++) {
+    if (h->counts[i] != 0) {
+      out->index[out->n] = i;
+      out->count[out->n++] = h->counts[i];
+    }
+  }
+  return 0;
+}
+
+void result_buckets_to_histogram(latency_histogram *h, const result_buckets *b)
+{
+  histogram_clear(h);
+  for (size_t i = 0; i < b->n; i++)
+    if (b->index[i] < HISTOGRAM_BUCKETS)
+      h->counts[b->index[i]] += b->count[i];
+}
+
+int result_buckets_add(result_buckets *dst, const result_buckets *src)
+{
+  size_t n = dst->n + src->n, i = 0, j = 0, k = 0;
+  uint32_t *index = n ? malloc(n * sizeof(uint32_t)) : NULL;
+  uint64_t *count = n ? malloc(n * sizeof(uint64_t)) : NULL;
+
+  if (n && (index == NULL || count == NULL)) {
+    free(index);
+    free(count);
+    return -1;
+  }
+  /* Both ascending: a merge of two sorted lists, equal buckets added. */
+  while (i < dst->n || j < src->n) {
+    if (j >= src->n || (i < dst->n && dst->index[i] < src->index[j])) {
+      index[k] = dst->index[i];
+      count[k++] = dst->count[i++];
+    } else if (i >= dst->n || src->index[j] < dst->index[i]) {
+      index[k] = src->index[j];
+      count[k++] = src->count[j++];
+    } else {
+      index[k] = dst->index[i];
+      count[k++] = dst->count[i++] + src->count[j++];
+    }
+  }
+  free(dst->index);
+  free(dst->count);
+  dst->index = index;
+  dst->count = count;
+  dst->n = k;
+  return 0;
+}
+
+uint64_t result_buckets_total(const result_buckets *b)
+{
+  uint64_t total = 0;
+  for (size_t i = 0; i < b->n; i++)
+    total += b->count[i];
+  return total;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+double result_rate(uint64_t count, double seconds)
+{
+  return seconds > 0 ? (double) count / seconds : 0;
+}
+
+uint64_t result_queries(const result_period *p)
+{
+  return p->reads + p->writes + p->other;
+}
+
+uint64_t result_percentile_ns(const result_period *p, double pct)
+{
+  if (p->histogram.n == 0 || pct <= 0)
+    return 0;
+  latency_histogram *h = histogram_new();
+  if (h == NULL)
+    return 0;
+  result_buckets_to_histogram(h, &p->histogram);
+  uint64_t lo = p->has_extremes ? p->latency_min_ns : 1;
+  uint64_t hi = p->has_extremes ? p->latency_max_ns : 0;    /* lo > hi: no clamping */
+  uint64_t v = histogram_percentile(h, pct, lo, hi);
+  histogram_free(h);
+  return v;
+}
+
+double result_latency_avg_ns(const result_period *p)
+{
+  return p->events ? (double) p->latency_sum_ns / (double) p->events : 0;
+}
+
+void result_fairness(const result_period *p, double *events_avg, double *events_stddev,
+                     double *time_avg, double *time_stddev)
+{
+  double es = 0, ts = 0, eq = 0, tq = 0;
+  size_t n = p->thread_count;
+
+  *events_avg = *events_stddev = *time_avg = *time_stddev = 0;
+  if (n == 0)
+    return;
+  for (size_t i = 0; i < n; i++) {
+    es += (double) p->thread_events[i];
+    ts += (double) p->thread_time_ns[i] / 1e9;
+  }
+  *events_avg = es / (double) n;
+  *time_avg = ts / (double) n;
+  for (size_t i = 0; i < n; i++) {
+    double de = (double) p->thread_events[i] - *events_avg;
+    double dt = (double) p->thread_time_ns[i] / 1e9 - *time_avg;
+    eq += de * de;
+    tq += dt * dt;
+  }
+  *events_stddev = sqrt(eq / (double) n);
+  *time_stddev = sqrt(tq / (double) n);
+}
+
+int result_add_error_code(result_period *p, const char *code, uint64_t count)
+{
+  for (size_t i = 0; i < p->error_code_count; i++) {
+    if (strcmp(p->error_codes[i].code, code) == 0) {
+      p->error_codes[i].count += count;
+      return 0;
+    }
+  }
+  result_error_count *grown = realloc(p->error_codes,
+                                      (p->error_code_count + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return -1;
+  p->error_codes = grown;
+  snprintf(grown[p->error_code_count].code, sizeof(grown[0].code), "%s", code);
+  grown[p->error_code_count++].count = count;
+  return 0;
+}
