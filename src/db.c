@@ -367,11 +367,6 @@ static uint64_t error_code_of(const db_conn *con)
   return stats_error_code_pack(text);
 }
 
-static inline void bump(uint64_t *slot, uint64_t amount)
-{
-  __atomic_store_n(slot, *slot + amount, __ATOMIC_RELAXED);
-}
-
 /* Per statement: its read/write/other class and its kind (and rows), in the worker's own
    counters (stats.h: only the owner writes them). */
 static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
@@ -379,13 +374,14 @@ static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
   worker_stats *w = stats_of((unsigned) con->thread_id);
 
   if (rc == DB_ERROR_NONE) {
-    bump(&w->counters[rs->stat_type < DB_STAT_MAX ? rs->stat_type : DB_STAT_OTHER], 1);
-    bump(&w->counters[SB_CNT_STMT_SELECT + con->statement_kind], 1);
+    stats_count(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
+                1);
+    stats_count(w, (sb_counter_type) (SB_CNT_STMT_SELECT + con->statement_kind), 1);
     if (rs->stat_type == DB_STAT_READ)
-      bump(&w->counters[SB_CNT_ROWS], rs->nrows);
+      stats_count(w, SB_CNT_ROWS, rs->nrows);
   } else if (rc == DB_ERROR_IGNORABLE && !con->reconnected) {
     /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
-    bump(&w->counters[SB_CNT_ERROR], 1);
+    stats_count(w, SB_CNT_ERROR, 1);
     stats_record_error_code(w, error_code_of(con));
   }
 }

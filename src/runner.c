@@ -207,13 +207,7 @@ void sb_counter_add(int thread_id, sb_counter_type type, uint64_t amount)
 {
   if ((unsigned) type >= SB_CNT_MAX)
     return;
-  worker_stats *w = stats_of((unsigned) thread_id);
-  /* The queries of an event begun during the warm-up are not measured, like the event itself,
-     even when they run after the warm-up ended. */
-  if (w->warmup_event)
-    return;
-  uint64_t *slot = &w->counters[type];
-  __atomic_store_n(slot, *slot + amount, __ATOMIC_RELAXED);
+  stats_count(stats_of((unsigned) thread_id), type, amount);
 }
 
 uint64_t sb_counter_val(int thread_id, sb_counter_type type)

@@ -116,6 +116,8 @@ const char *stats_error_code_text(uint64_t code, char *buf)
 
 void stats_record_error_code(worker_stats *w, uint64_t code)
 {
+  if (w->warmup_event)            /* not measured, as stats_count() */
+    return;
   /* The last slot is kept for codes beyond the table ("other", code 0). */
   stats_error_entry *slot = &w->error_codes[STATS_WORKER_ERROR_CODES - 1];
 

@@ -144,6 +144,16 @@ void stats_record_event(worker_stats *w, uint64_t latency_ns);
 /* Count one ignored error of `code` (packed) for `w` (called by the owning worker). */
 void stats_record_error_code(worker_stats *w, uint64_t code);
 
+/* Add to one of the worker's counters; only its owner calls this (a relaxed store, read by the
+   reporter). The work of an event begun during the warm-up is not measured, like the event
+   itself, even when it runs after the warm-up ended. */
+static inline void stats_count(worker_stats *w, sb_counter_type type, uint64_t amount)
+{
+  if (w->warmup_event)
+    return;
+  __atomic_store_n(&w->counters[type], w->counters[type] + amount, __ATOMIC_RELAXED);
+}
+
 /* The latency (seconds) at percentile `pct` of a report's histogram, clamped to its exact
    extremes; 0 when the report has no latencies. */
 double stats_percentile(const sb_stat_t *stat, double pct);
