@@ -592,7 +592,10 @@ static void *command_worker_main(void *arg)
 
 int lua_call_custom_command(const char *command)
 {
-  if (!cmdline_predicate(main_state, "command_parallel", command))
+  /* One thread is the main state itself, as in 1.0.20 (which then says nothing about
+     worker threads). */
+  if (!cmdline_predicate(main_state, "command_parallel", command) ||
+      runner_config()->threads <= 1)
     return call_command_in(main_state, command);
 
   unsigned n = runner_config()->threads;
