@@ -152,9 +152,9 @@ static void live_line(const load_table *t, void *arg)
   } else {
     uint64_t before = v->rows_then[t->number - 1];
     double secs = v->then_ns > 0 ? (double) (now - v->then_ns) / 1e9 : 0;
-    double rate = secs > 0 && done >= before ? (double) (done - before) / secs : 0;
     double since = (double) (now - t->started_ns) / 1e9;
     double average = since > 0 ? (double) done / since : 0;
+    double rate = secs > 0 && done >= before ? (double) (done - before) / secs : average;
     char eta[32];
     format_eta(eta, sizeof(eta), average > 0 ? (double) (t->rows_target - done) / average : -1);
     snprintf(line, 200, "  sbtest%u: %" PRIu64 " of %" PRIu64 " rows %s (%.1f%%), %.0f rows/s, "
