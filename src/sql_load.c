@@ -443,6 +443,11 @@ void sb_load_verify_verdict(uint32_t table, int ok, const char *text)
   sb_load_say(text);
 }
 
+static const char *plural(uint64_t n)
+{
+  return n == 1 ? "" : "s";
+}
+
 /* Appends a part of a verdict to buf. */
 static void append(char *buf, size_t len, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
@@ -478,24 +483,26 @@ int sb_sql_verify_table(db_conn *con, const sql_table_spec *spec, int index_stat
 
   char wrong[600] = "";
   if (all_rows != spec->table_size)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " rows where --table-size is %" PRIu64, all_rows,
-           spec->table_size);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " row%s where --table-size is %" PRIu64, all_rows,
+           plural(all_rows), spec->table_size);
   if (r.missing)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " ids of 1..table-size missing", r.missing);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " id%s of 1..table-size missing", r.missing,
+           plural(r.missing));
   if (r.duplicate)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " ids repeated", r.duplicate);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " id%s repeated", r.duplicate,
+           plural(r.duplicate));
   if (r.outside)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " rows with an id outside 1..table-size",
-           r.outside);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " row%s with an id outside 1..table-size",
+           r.outside, plural(r.outside));
   if (r.k_out_of_range)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " rows with k outside 1..table-size",
-           r.k_out_of_range);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " row%s with k outside 1..table-size",
+           r.k_out_of_range, plural(r.k_out_of_range));
   if (r.wrong_k)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " rows whose k is not the generated one",
-           r.wrong_k);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " row%s whose k is not the generated one",
+           r.wrong_k, plural(r.wrong_k));
   if (r.wrong_text)
-    append(wrong, sizeof(wrong), "; %" PRIu64 " rows whose c or pad is not the generated one",
-           r.wrong_text);
+    append(wrong, sizeof(wrong), "; %" PRIu64 " row%s whose c or pad is not the generated one",
+           r.wrong_text, plural(r.wrong_text));
 
   char index[300] = "";
   const char *name = index_name != NULL ? index_name : "the index on k";

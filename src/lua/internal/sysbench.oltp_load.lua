@@ -419,6 +419,7 @@ local stream_refusals = {
    [3948] = true,    -- ER_CLIENT_LOCAL_FILES_DISABLED (MySQL 8)
    [3950] = true,    -- ER_LOAD_DATA_LOCAL_INFILE... disabled on the client side (MySQL 8)
    [2068] = true,    -- CR_LOAD_DATA_LOCAL_INFILE_REJECTED
+   [4166] = true,    -- ER_LOAD_INFILE_CAPABILITY_DISABLED (MariaDB)
    [1235] = true,    -- ER_NOT_SUPPORTED_YET
    [-1001] = true,   -- the driver cannot stream
 }
@@ -426,15 +427,19 @@ local stream_refusals = {
 function sql.load_range(ctx, item)
    local t = item.table
    local spec = spec_of(ctx, t)
-   local soft = ctx.method_asked == "auto" and spec.cdata.method == load.STREAM
-   local result = load.sql_load(ctx.con, spec, item.first, item.last, soft)
+   local result = load.sql_load(ctx.con, spec, item.first, item.last, true)
    if result ~= "error" then
       return result
    end
    local errno, state, message = load.last_error(ctx.con)
-   if not stream_refusals[errno] then
-      error(format("SQL error, errno = %d, state = '%s': %s (loading ids %d..%d of sbtest%d)",
-                   errno, state, message, item.first, item.last, t), 0)
+   local text = format("SQL error, errno = %d, state = '%s': %s (loading ids %d..%d of " ..
+                       "sbtest%d)", errno, state, message, item.first, item.last, t)
+   if spec.cdata.method ~= load.STREAM or not stream_refusals[errno] then
+      error(text, 0)
+   end
+   if ctx.method_asked ~= "auto" then
+      error(text .. "\nHINT: the server does not take LOAD DATA LOCAL INFILE: allow it " ..
+            "(SET GLOBAL local_infile = 1), or load with --prepare-method=insert", 0)
    end
    if load.refuse_stream() then
       say("NOTE: the server refused LOAD DATA LOCAL INFILE (error %d: %s); loading with " ..
