@@ -448,6 +448,8 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
 int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
 {
   uint64_t checksum = 0;
+  if (!sb_load_test_pause())
+    return KV_LOAD_STOPPED;
   int rc = spec->last_id >= spec->first_id
            ? load_range(s, spec, spec->first_id, spec->last_id, &checksum) : 0;
   if (rc != 0)
