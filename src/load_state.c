@@ -107,6 +107,9 @@ static void install_signal_handlers(void)
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = on_signal;
+  /* Calls the threads are blocked in go on: they look at the flag between blocks, and a
+     driver must not take an interrupted read for a lost connection. */
+  sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &st.old_int);
   sigaction(SIGTERM, &sa, &st.old_term);

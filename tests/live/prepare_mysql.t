@@ -125,6 +125,21 @@ like "$out" "\[ [0-9]+\.[0-9]s \] loaded [0-9]+ of 40000 rows \([0-9.]+%\), [0-9
 unlike "$out" $'\033' "... without terminal escapes"
 my oltp_read_write --tables=2 cleanup >/dev/null
 
+# On a terminal (script(1) gives the command one): a live line per table, redrawn in place
+if command -v script >/dev/null; then
+  (cd "$TEST_TMP" && SYSBENCH_TEST_LOAD_DELAY=0.1 script -qfec \
+    "$SB oltp_read_write ${size[*]} --tables=2 --threads=2 prepare ${MYSQL_ARGS[*]}" /dev/null) \
+    >"$TEST_TMP/tty.out" 2>&1
+  tty_out=$(tr -d '\r' <"$TEST_TMP/tty.out")
+  like "$tty_out" $'\033\\[K  sbtest[12]: [0-9]+ of 20000 rows loaded \\([0-9.]+%\\), [0-9]+ rows/s, ETA [0-9hms]+' \
+    "on a terminal, a live line per table being loaded (rows, rows/s, ETA)"
+  unlike "$tty_out" "\[ [0-9.]+s \] loaded" "... instead of the plain lines"
+  like "$tty_out" "Creating a secondary index on 'sbtest2'" "... and 1.0.20's messages above them"
+  my oltp_read_write --tables=2 cleanup >/dev/null
+else
+  skip "script(1) is not installed (util-linux): no terminal to test the live lines on"
+fi
+
 # ---------------------------------------------------------------------------------------------
 # The server refuses LOAD DATA LOCAL INFILE
 
@@ -173,6 +188,27 @@ my oltp_read_write "${size[@]}" --tables=2 --resume prepare
 is "$rc" 0 "prepare --resume of complete tables succeeds"
 like "$out" "Table 'sbtest2' is complete: kept \(--resume\)" "... and keeps them"
 my oltp_read_write --tables=2 cleanup >/dev/null
+
+# ---------------------------------------------------------------------------------------------
+# 1.0.20's own oltp_common.lua first on the Lua path (./oltp_common.lua)
+
+if [ -f /usr/share/sysbench/oltp_common.lua ]; then
+  mkdir -p "$TEST_TMP/legacy"
+  cp /usr/share/sysbench/oltp_common.lua "$TEST_TMP/legacy/"
+  sb_in "$TEST_TMP/legacy" oltp_read_write --table-size=3000 --threads=2 prepare "${MYSQL_ARGS[@]}"
+  is "$rc" 0 "with 1.0.20's oltp_common.lua first on the path, prepare is its own"
+  unlike "$out" "Table sizes" "... (no size report)"
+  sb_in "$TEST_TMP/legacy" oltp_read_write --table-size=3000 --threads=2 verify "${MYSQL_ARGS[@]}"
+  is "$rc" 0 "... and verify is there (sysbench.oltp_compat adds it)"
+  like "$out" "sbtest1: ok: 3000 rows, ids 1..3000 without gaps, index k_1 consistent with the rows" \
+    "... checking the table 1.0.20's module loaded"
+  sql "DELETE FROM sbtest1 WHERE id = 5"
+  sb_in "$TEST_TMP/legacy" oltp_read_write --table-size=3000 verify "${MYSQL_ARGS[@]}"
+  is "$rc" 1 "... and finding a missing row"
+  drop_all
+else
+  skip "no /usr/share/sysbench/oltp_common.lua (sysbench 1.0.20 is not installed)"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # Tables the tool did not create
