@@ -472,6 +472,37 @@ db_result *db_query(db_conn *con, const char *query, size_t len)
   return finish(con, con->driver->def->ops->query(con, query, len, &con->rs));
 }
 
+static bool stream_in_wanted;
+
+void db_want_stream_in(void)
+{
+  __atomic_store_n(&stream_in_wanted, true, __ATOMIC_RELEASE);
+}
+
+bool db_stream_in_wanted(void)
+{
+  return __atomic_load_n(&stream_in_wanted, __ATOMIC_ACQUIRE);
+}
+
+int db_stream_in(db_conn *con, const char *statement, size_t len, db_stream_fill fill,
+                 void *arg)
+{
+  if (!connection_usable(con))
+    return -1;
+  reset_result(con, NULL);
+  const db_driver_ops *ops = con->driver->def->ops;
+  if (ops->stream_in == NULL) {
+    db_set_error(con, DB_ERROR_FATAL, DB_STREAM_UNSUPPORTED, "HY000",
+                 "the driver cannot stream data to the server");
+    return -1;
+  }
+  if (db_debug_enabled())
+    log_text(LOG_DEBUG, "stream: %.*s", (int) len, statement);
+  db_error_t rc = ops->stream_in(con, statement, len, fill, arg, &con->rs);
+  finish(con, rc);
+  return rc == DB_ERROR_NONE ? 0 : -1;
+}
+
 db_row_t *db_fetch_row(db_result *rs)
 {
   if (rs == NULL || rs->connection == NULL)

@@ -85,6 +85,10 @@ typedef enum {
   DB_FAMILY_KV
 } db_family_t;
 
+/* Fills buf with up to `capacity` next bytes of data a statement reads from the client;
+   returns how many (0 at the end), or -1 to abort the statement. */
+typedef long (*db_stream_fill)(void *arg, char *buf, size_t capacity);
+
 typedef struct db_driver_ops {
   int (*init)(void);                                 /* once per process, first use */
   int (*thread_init)(int thread_id);
@@ -111,6 +115,12 @@ typedef struct db_driver_ops {
   size_t (*escape)(db_conn *con, char *dst, const char *src, size_t len);
   /* Report hooks a driver may add (per-server counts, error breakdown, engine stats). */
   void (*report_cumulative)(const sb_stat_t *stat);
+  /* Run a statement that reads its data from the client -- MySQL's LOAD DATA LOCAL INFILE,
+     PostgreSQL's COPY ... FROM STDIN -- with the data from `fill`. When fill aborts, the
+     driver breaks the statement off so that the server does not take the data sent so far
+     as complete (the connection may be unusable afterwards). NULL: not supported. */
+  db_error_t (*stream_in)(db_conn *con, const char *statement, size_t len, db_stream_fill fill,
+                          void *arg, db_result *rs);
 } db_driver_ops;
 
 /* A driver handle (Lua's sql_driver); one per compiled-in driver, living in its def. */
@@ -240,6 +250,17 @@ unsigned db_statement_kind(const char *query, size_t len);
    the first call wins). NULL until then. */
 void db_note_server_version(const char *version);
 const char *db_server_version(void);
+
+/* A statement reading its data from the client (see db_driver_ops.stream_in): 0 when it
+   succeeded, -1 with the connection's error set. A driver without the capability fails with
+   DB_STREAM_UNSUPPORTED as sql_errno. */
+#define DB_STREAM_UNSUPPORTED -1001
+int db_stream_in(db_conn *con, const char *statement, size_t len, db_stream_fill fill,
+                 void *arg);
+/* Connections made from now on should be able to run stream_in statements (the MySQL driver
+   asks for the LOCAL INFILE capability when connecting, and serves only db_stream_in data). */
+void db_want_stream_in(void);
+bool db_stream_in_wanted(void);
 
 /* An error the driver thought fatal was made ignorable by the script's sql_error_ignorable
    hook: count it as an ignored error. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db_kv.h"
+#include "rand.h"
 #include "logger.h"
 
 /* The driver's KV operations, or NULL with an API error set on the connection. */
@@ -83,6 +84,7 @@ int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
   db_kv_table_spec spec = {
     .table = table, .rows = rows, .flags = flags, .slice = slice, .slices = slices,
     .c_template = c_template ? c_template : "", .pad_template = pad_template ? pad_template : "",
+    .seed = rand_effective_seed(),
   };
   if (kv == NULL || !db_statement_start(con))
     return -1;
@@ -122,6 +124,49 @@ int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_
     return -1;
   db_clear_error(con);
   return kv->check_table(con, table, report, report_len);
+}
+
+int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
+                     int64_t first_id, int64_t last_id, uint64_t seed, const char *c_template,
+                     const char *pad_template)
+{
+  const db_kv_ops *kv = kv_of(con);
+  db_kv_table_spec spec = {
+    .table = table, .rows = rows, .flags = flags, .slice = 0, .slices = 1,
+    .c_template = c_template ? c_template : "", .pad_template = pad_template ? pad_template : "",
+    .first_id = first_id, .last_id = last_id, .seed = seed,
+  };
+  if (kv == NULL || kv->load_range == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return kv->load_range(con, &spec);
+}
+
+int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || kv->finish_table == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return kv->finish_table(con, table, rows, flags);
+}
+
+int db_kv_table_state(db_conn *con, uint32_t table)
+{
+  const db_kv_ops *kv = kv_of(con);
+  if (kv == NULL || kv->table_state == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return kv->table_state(con, table);
+}
+
+int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *index)
+{
+  const db_kv_ops *kv = kv_of(con);
+  *data = *index = -1;
+  if (kv == NULL || kv->table_sizes == NULL)
+    return -1;
+  return kv->table_sizes(con, table, data, index);
 }
 
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)

@@ -13,7 +13,8 @@
 
 #include "db.h"
 
-/* One table (or one slice of one: rows split evenly over `slices` loaders) to create. */
+/* One table (or one slice of one: rows split evenly over `slices` loaders) to create, or
+   one range of ids of a table to load (load_range: first_id..last_id). */
 typedef struct {
   uint32_t table;              /* N of sbtestN */
   uint64_t rows;
@@ -22,7 +23,18 @@ typedef struct {
   uint32_t slices;
   const char *c_template;      /* sysbench.rand.string templates of the c and pad columns */
   const char *pad_template;
+  int64_t first_id;            /* load_range */
+  int64_t last_id;
+  uint64_t seed;               /* the rows come from (seed, table, id) */
 } db_kv_table_spec;
+
+/* What is there of a table (table_state). */
+#define KV_TABLE_ABSENT 0
+#define KV_TABLE_COMPLETE 1
+#define KV_TABLE_INCOMPLETE 2    /* keys without the record a finished load writes */
+
+/* load_range's answer when the load stopped (Ctrl-C, or another thread failed). */
+#define KV_LOAD_STOPPED -2
 
 #define KV_TABLE_SECONDARY_INDEX 1u    /* an index on k (create_secondary) */
 #define KV_TABLE_ID_K_ONLY       2u    /* bulk_insert's (id, k) table */
@@ -35,6 +47,15 @@ struct db_kv_ops {
   int (*drop_table)(db_conn *con, uint32_t table);
   /* Read a table back and compare with its load: 0 equal, 1 different, -1 error. */
   int (*check_table)(db_conn *con, uint32_t table, char *report, size_t report_len);
+  /* The parallel prepare: load ids first_id..last_id of a table someone made sure was new;
+     0, -1 with the error set, or KV_LOAD_STOPPED. Then, once every range is in, record the
+     table (rows, flags, checksum of the ranges). */
+  int (*load_range)(db_conn *con, const db_kv_table_spec *spec);
+  int (*finish_table)(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags);
+  /* KV_TABLE_ABSENT, _COMPLETE or _INCOMPLETE, or -1 on a read error. */
+  int (*table_state)(db_conn *con, uint32_t table);
+  /* Bytes its rows and its index on k take in the files (estimates); -1 when unknown. */
+  int (*table_sizes)(db_conn *con, uint32_t table, int64_t *data, int64_t *index);
   /* Rows (id, k) of an ID_K_ONLY table gathered in memory, then written in one go: the
      key-value form of a multi-row INSERT. */
   int (*bulk_add)(db_conn *con, uint32_t table, int64_t id, int64_t k);
@@ -65,6 +86,12 @@ int db_kv_drop_table(db_conn *con, uint32_t table);
 int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k);
 int db_kv_bulk_flush(db_conn *con);
 int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len);
+int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
+                     int64_t first_id, int64_t last_id, uint64_t seed, const char *c_template,
+                     const char *pad_template);
+int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags);
+int db_kv_table_state(db_conn *con, uint32_t table);
+int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *index);
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update);
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens);
 db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,

@@ -626,8 +626,9 @@ int lua_call_custom_command(const char *command)
 {
   unsigned n = runner_config()->threads;
 
-  /* With one thread a parallel command runs in the main state, as in 1.0.20. */
-  if (n == 1 || !cmdline_predicate(main_state, "command_parallel", command))
+  /* One thread is the main state itself, as in 1.0.20 (which then says nothing about
+     worker threads). */
+  if (n <= 1 || !cmdline_predicate(main_state, "command_parallel", command))
     return call_command_in(main_state, command);
 
   command_worker *workers = calloc(n, sizeof(command_worker));

@@ -24,6 +24,8 @@ static const char *const internal_modules[] = {
   "sysbench.sql",
   "sysbench.db",
   "sysbench.kv",
+  "sysbench.load",
+  "sysbench.oltp_load",
   "sysbench.tidb",
   "sysbench.histogram",
   "sysbench.compat",

@@ -19,6 +19,7 @@
 #include "db.h"
 #include "db_registry.h"
 #include "logger.h"
+#include "load_state.h"
 #include "lua_env.h"
 #include "options.h"
 #include "rand.h"
@@ -211,6 +212,9 @@ int main(int argc, char *argv[])
     return EXIT_FAILURE;
 
   rc = dispatch(test, args.command);
+  /* A prepare or verify stopped by Ctrl-C ends as if the signal had ended it. */
+  if (sb_load_interrupted())
+    rc = 128 + load_state_signal();
 
   if (lua_env_loaded())
     lua_env_done();

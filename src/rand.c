@@ -267,6 +267,33 @@ void rand_thread_init(unsigned thread_id)
   tls_unique_next = tls_unique_end = 0;
 }
 
+void rand_row_stream_begin(rand_saved_stream *saved, uint64_t seed, uint32_t table,
+                           uint64_t row_id)
+{
+  saved->state[0] = tls_state[0];
+  saved->state[1] = tls_state[1];
+  saved->seeded = tls_seeded;
+
+  /* Three inputs mixed apart, as in rand_thread_init(), so that neighbouring rows, tables
+     and seeds never share a splitmix sequence; the constants keep this family of streams
+     away from the threads' one. */
+  uint64_t x = mix64(seed ^ UINT64_C(0xA54FF53A5F1D36F1)) ^
+               mix64(UINT64_C(0x510E527FADE682D1) + table) ^
+               mix64(UINT64_C(0x9B05688C2B3E6C1F) + mix64(row_id));
+  tls_state[0] = splitmix64_next(&x);
+  tls_state[1] = splitmix64_next(&x);
+  if ((tls_state[0] | tls_state[1]) == 0)
+    tls_state[0] = 1;
+  tls_seeded = true;
+}
+
+void rand_row_stream_end(const rand_saved_stream *saved)
+{
+  tls_state[0] = saved->state[0];
+  tls_state[1] = saved->state[1];
+  tls_seeded = saved->seeded;
+}
+
 /* ---- distributions ----------------------------------------------------------------- */
 
 /* floor(x) as an offset into [0, span], clamped because x was computed in doubles: above 2^53

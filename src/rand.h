@@ -43,6 +43,19 @@ uint64_t rand_effective_seed(void);
    main and background threads use N). Same seed and id give the same stream. */
 void rand_thread_init(unsigned thread_id);
 
+/* A row's own stream: table loaders generate each row from a stream that depends only on
+   (seed, table, row id), so a table's contents are the same whichever thread loads which
+   rows. rand_row_stream_begin() saves the calling thread's stream and switches to the row's;
+   every sb_rand_* call until rand_row_stream_end() draws from it. */
+typedef struct {
+  uint64_t state[2];
+  bool seeded;
+} rand_saved_stream;
+
+void rand_row_stream_begin(rand_saved_stream *saved, uint64_t seed, uint32_t table,
+                           uint64_t row_id);
+void rand_row_stream_end(const rand_saved_stream *saved);
+
 /* The calling thread's next raw 64-bit number. */
 uint64_t sb_rand_uniform_uint64(void);
 /* Uniform double in [0, 1). */

@@ -21,9 +21,13 @@
 --      prewarm_table(drv, con, table_num)
 --      insert_row(drv, con, table_num, id, k, c, pad)  one unprepared INSERT (oltp_insert;
 --                                                      id nil lets the database pick it)
---      load_tables(drv, con)                      optional: the whole parallel prepare
+--   `prepare` and `verify` are sysbench.oltp_load's: every table's ids are split over the
+--   threads, rows come from (--rand-seed, table, id) alone, and a backend only supplies the
+--   DDL its driver needs (create_table_ddl, build_index, table_sizes: see that module).
 --   sql_backend below serves every SQL driver, kv_backend every key-value driver (RocksDB);
---   a script may add its own as oltp_backends[<driver name>]. All workloads run unchanged.
+--   a script may add its own as oltp_backends[<driver name>]; one that defines its own
+--   create_table() is prepared table by table with it, as 1.0.20 did. All workloads run
+--   unchanged.
 
 function init()
    if event == nil then
@@ -64,6 +68,11 @@ sysbench.cmdline.options = {
                     "The only currently supported variant is 'redshift'. When enabled, " ..
                     "create_secondary is automatically disabled, and delete_inserts is set " ..
                     "to 0"},
+   prepare_method = {"How prepare sends rows: auto (the fastest the server takes), " ..
+                     "load-data (LOAD DATA LOCAL INFILE; COPY on PostgreSQL) or insert " ..
+                     "(multi-row INSERTs)", "auto"},
+   resume = {"prepare: keep the complete tables and finish those an interrupted prepare " ..
+             "left incomplete", false},
 }
 
 -- Option checks -------------------------------------------------------------------------------
@@ -125,10 +134,24 @@ function check_oltp_options(running)
    end
 end
 
+local prepare_methods = {auto = true, insert = true, ["load-data"] = true}
+
+-- The options that are words, not numbers.
+local function check_word_options()
+   local method = sysbench.opt.prepare_method
+   if method ~= nil and not prepare_methods[method] then
+      error(string.format("invalid value for --prepare-method: %s (expected auto, insert or " ..
+                          "load-data)", tostring(method)), 0)
+   end
+end
+
 -- For the parallel commands: every thread checks, only the first one reports, so a bad
 -- value gives one message however many threads run. False means "stop, do nothing".
 local function options_ok_for_command()
-   local ok, message = pcall(check_oltp_options, false)
+   local ok, message = pcall(function()
+      check_oltp_options(false)
+      check_word_options()
+   end)
    if ok then
       return true
    end
@@ -141,8 +164,15 @@ end
 -- Row data --------------------------------------------------------------------------------------
 
 -- Random digits in groups of 11 joined by '-': c has 10 groups (119 characters), pad 5 (59).
-local c_template = string.rep("###########", 10, "-")
-local pad_template = string.rep("###########", 5, "-")
+local oltp_load = sysbench.oltp_load
+local load = sysbench.load
+local c_template = oltp_load.c_template
+local pad_template = oltp_load.pad_template
+
+-- The connections of a prepare may load with LOAD DATA LOCAL INFILE (MySQL family).
+if sysbench.cmdline.command == "prepare" then
+   load.want_stream()
+end
 
 function get_c_value()
    return sysbench.rand.string(c_template)
@@ -227,85 +257,15 @@ local mysql_family = {mysql = true, tidb = true, attachsql = true, drizzle = tru
 
 local sql_backend = {}
 
--- The rows of sbtest<N> as multi-row INSERTs, ids 1..--table_size given explicitly or left
--- to the database. Random draws per row: c, pad, then k -- the order 1.0.20 uses, so
--- one-thread loads produce the same data.
-local function load_rows(con, table_num, explicit_ids)
-   local rows = sysbench.opt.table_size
-   if explicit_ids then
-      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(id, k, c, pad) VALUES",
-                                         table_num))
-   else
-      con:bulk_insert_init(string.format("INSERT INTO sbtest%d(k, c, pad) VALUES", table_num))
-   end
-   local format = string.format
-   for id = 1, rows do
-      local c = get_c_value()
-      local pad = get_pad_value()
-      local k = sysbench.rand.default(1, rows)
-      if explicit_ids then
-         con:bulk_insert_next(format("(%d, %d, '%s', '%s')", id, k, c, pad))
-      else
-         con:bulk_insert_next(format("(%d, '%s', '%s')", k, c, pad))
-      end
-   end
-   con:bulk_insert_done()
-end
-
 function sql_backend.statement(con, kind, table_num)
    local build = statement_sql_builders[kind]
    local text = build and build(table_num) or string.format(statement_sql[kind], table_num)
    return con:prepare(text)
 end
 
-local function column_definitions(drv)
-   local name = drv:name()
-   local opt = sysbench.opt
-   if mysql_family[name] then
-      local id = opt.auto_inc and "INTEGER NOT NULL AUTO_INCREMENT" or "INTEGER NOT NULL"
-      local extra = opt.create_table_options
-      if extra == nil or extra == "" then
-         extra = mysql_table_options or ""        -- 1.0.20 scripts set this global
-      end
-      return id, "/*! ENGINE = " .. opt.mysql_storage_engine .. " */", extra
-   elseif name == "pgsql" then
-      if not opt.auto_inc then
-         return "INTEGER NOT NULL", "", ""
-      elseif opt.pgsql_variant == "redshift" then
-         return "INTEGER IDENTITY(1,1)", "", ""
-      end
-      return "SERIAL", "", ""
-   end
-   error("Unsupported database driver:" .. name, 0)
-end
-
+-- 1.0.20's create_table(): creates and loads one table on the caller's connection.
 function sql_backend.create_table(drv, con, table_num)
-   local opt = sysbench.opt
-   local id_def, engine_def, extra_options = column_definitions(drv)
-   local key_def = opt.secondary and "KEY xid" or "PRIMARY KEY"
-
-   print(string.format("Creating table 'sbtest%d'...", table_num))
-   con:query(string.format("CREATE TABLE sbtest%d(\n" ..
-                           "  id %s,\n" ..
-                           "  k INTEGER DEFAULT '0' NOT NULL,\n" ..
-                           "  c CHAR(120) DEFAULT '' NOT NULL,\n" ..
-                           "  pad CHAR(60) DEFAULT '' NOT NULL,\n" ..
-                           "  %s (id)\n" ..
-                           ") %s %s",
-                           table_num, id_def, key_def, engine_def, extra_options))
-
-   local rows = opt.table_size
-   if rows > 0 then
-      print(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
-   end
-
-   load_rows(con, table_num, not opt.auto_inc)
-
-   -- The index on k is built after the load: much faster than maintaining it row by row.
-   if opt.create_secondary then
-      print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
-      con:query(string.format("CREATE INDEX k_%d ON sbtest%d(k)", table_num, table_num))
-   end
+   oltp_load.create_single(drv, con, sql_backend, table_num)
 end
 
 function sql_backend.drop_table(drv, con, table_num)
@@ -388,7 +348,7 @@ local function split_regions(con, table_num, rows, spec)
                               "into " .. row_regions .. " only",
                            sysbench.tidb.MIN_KEYS_PER_REGION)
    end
-   print(string.format("Splitting 'sbtest%d' into %d regions...%s", table_num, asked, note))
+   load.say(string.format("Splitting 'sbtest%d' into %d regions...%s", table_num, asked, note))
    if row_regions >= 2 then
       con:query(sysbench.tidb.split_table_sql(table_num, rows, row_regions, spec))
    end
@@ -430,31 +390,54 @@ local function region_counts(con, table_num, with_index)
    return data, index
 end
 
-function tidb_backend.create_table(drv, con, table_num)
+-- The table with TiDB's options (and the marker of an incomplete table as its comment), its
+-- index on k made with it, the regions split; then the rows are loaded as on any SQL server.
+function tidb_backend.create_table_ddl(ctx, table_num, marker)
    local opt = sysbench.opt
    local spec = tidb_table_spec()
    local rows = opt.table_size
+   local sql = sysbench.tidb.create_table_sql(table_num, spec)
+   if marker ~= nil then
+      sql = sql .. string.format(" COMMENT='%s'", marker)
+   end
 
-   print(string.format("Creating table 'sbtest%d'...", table_num))
-   con:query(sysbench.tidb.create_table_sql(table_num, spec))
+   load.say(string.format("Creating table 'sbtest%d'...", table_num))
+   ctx.con:query(sql)
    if opt.create_secondary then
-      print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
+      load.say(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
    end
-   split_regions(con, table_num, rows, spec)
+   split_regions(ctx.con, table_num, rows, spec)
    if rows > 0 then
-      print(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
+      load.say(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
    end
-   -- AUTO_RANDOM ids are random; the workloads read ids 1..N, so the load writes those
-   -- (the driver allows explicit ids on every connection with --tidb-auto-random).
-   load_rows(con, table_num, spec.auto_random or not opt.auto_inc)
+end
 
-   local data, index = region_counts(con, table_num, opt.create_secondary)
+-- The index on k was made with the table.
+function tidb_backend.build_index(ctx, table_num)
+end
+
+-- The regions the table ended up in, and its size as TiDB's storage statistics (PD) give it:
+-- rows and index together.
+function tidb_backend.table_sizes(ctx, table_num)
+   local con = ctx.con
+   local data, index = region_counts(con, table_num, sysbench.opt.create_secondary)
    if data ~= nil and index then
-      print(string.format("Table 'sbtest%d': %d regions of rows, %d of its index on k",
-                          table_num, data, index))
+      load.say(string.format("Table 'sbtest%d': %d regions of rows, %d of its index on k",
+                             table_num, data, index))
    elseif data ~= nil then
-      print(string.format("Table 'sbtest%d': %d regions of rows", table_num, data))
+      load.say(string.format("Table 'sbtest%d': %d regions of rows", table_num, data))
    end
+   local ok, mib = pcall(con.query_row, con, string.format(
+      "SELECT TABLE_SIZE FROM information_schema.TABLE_STORAGE_STATS " ..
+      "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sbtest%d'", table_num))
+   if ok and tonumber(mib) ~= nil then
+      return tonumber(mib) * 1048576, nil
+   end
+   local why = tostring(mib)
+   why = why:match("state = '[^']*': (.-) %(query: ") or why
+   load.note_once("NOTE: TiDB gives no storage statistics here (information_schema." ..
+                  "TABLE_STORAGE_STATS: " .. why .. "), so the sizes on disk are left out")
+   return nil
 end
 
 -- The key-value backend ---------------------------------------------------------------------
@@ -476,45 +459,9 @@ function kv_backend.statement(con, kind, table_num)
    return con:prepare_kv(kind, table_num, limit)
 end
 
--- Loads rows [slice/slices of] sbtest<table_num>; the thread of slice 0 says so.
-local function kv_load(con, table_num, slice, slices)
-   local opt = sysbench.opt
-   if slice == 0 then
-      print(string.format("Creating table 'sbtest%d'...", table_num))
-      if opt.table_size > 0 then
-         print(string.format("Inserting %d records into 'sbtest%d'", opt.table_size, table_num))
-      end
-      if opt.create_secondary then
-         print(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
-      end
-   end
-   sysbench.kv.create_table(con, table_num, opt.table_size, {
-      secondary_index = opt.create_secondary,
-      auto_inc = opt.auto_inc,
-      slice = slice,
-      slices = slices,
-      c_template = c_template,
-      pad_template = pad_template,
-   })
-end
-
+-- 1.0.20's create_table(): creates and loads one table on the caller's connection.
 function kv_backend.create_table(drv, con, table_num)
-   kv_load(con, table_num, 0, 1)
-end
-
--- The parallel prepare: whole tables per thread, or, with more threads than tables, every
--- thread loads its share of every table, so one big table loads on all threads too.
-function kv_backend.load_tables(drv, con)
-   local opt = sysbench.opt
-   if opt.tables >= opt.threads then
-      for t = sysbench.tid % opt.threads + 1, opt.tables, opt.threads do
-         kv_load(con, t, 0, 1)
-      end
-   else
-      for t = 1, opt.tables do
-         kv_load(con, t, sysbench.tid, opt.threads)
-      end
-   end
+   oltp_load.create_single(drv, con, kv_backend, table_num)
 end
 
 function kv_backend.drop_table(drv, con, table_num)
@@ -574,7 +521,7 @@ end
 
 -- --pgsql_variant=redshift (PostgreSQL driver) does what its help says (1.0.20's
 -- oltp_common.lua reads it through a global that is never set): ids are INTEGER
--- IDENTITY(1,1) (column_definitions), and as Redshift has no secondary indexes, no index on k
+-- IDENTITY(1,1) (sysbench.oltp_load.create_statement), and as Redshift has no secondary indexes, no index on k
 -- and no DELETE/INSERT pairs.
 local function apply_pgsql_variant(drv)
    if drv:name() == "pgsql" and sysbench.opt.pgsql_variant == "redshift" then
@@ -587,23 +534,45 @@ end
 function create_table(drv, con, table_num)
    backend_for(drv).create_table(drv, con, table_num)
 end
+local oltp_create_table = create_table
 
--- Creates and loads the tables; parallel over tables with --threads > 1.
+-- A backend of a script's own that brings its own create_table(): prepared table by table
+-- with it (and with a script's create_table() global), as 1.0.20 did.
+local function prepares_on_its_own(backend)
+   return create_table ~= oltp_create_table or
+      (backend.create_table ~= sql_backend.create_table and
+       backend.create_table ~= kv_backend.create_table)
+end
+
+-- Creates and loads the tables: every table's ids are split over the threads
+-- (sysbench.oltp_load).
 function cmd_prepare()
    if not options_ok_for_command() then
       return
    end
    local drv = sysbench.sql.driver()
-   local con = drv:connect()
    local backend = backend_for(drv)
    apply_pgsql_variant(drv)
-   if backend.load_tables ~= nil then
-      backend.load_tables(drv, con)
+   if prepares_on_its_own(backend) then
+      local con = drv:connect()
+      for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
+         create_table(drv, con, t)
+      end
       return
    end
-   for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
-      create_table(drv, con, t)
+   return oltp_load.run(load.PREPARE, drv, backend)
+end
+
+-- Checks the tables as prepare left them: row count, ids 1..table_size without gaps, the
+-- index on k against the rows, and with --rand-seed the rows themselves. Exits 1 when a
+-- table is wrong.
+function cmd_verify()
+   if not options_ok_for_command() then
+      return
    end
+   local drv = sysbench.sql.driver()
+   apply_pgsql_variant(drv)
+   return oltp_load.run(load.VERIFY, drv, backend_for(drv))
 end
 
 -- Loads the tables into the server's cache; parallel like prepare.
@@ -625,6 +594,7 @@ cmd_warmup = cmd_prewarm
 
 sysbench.cmdline.commands = {
    prepare = {cmd_prepare, sysbench.cmdline.PARALLEL_COMMAND},
+   verify = {cmd_verify, sysbench.cmdline.PARALLEL_COMMAND},
    prewarm = {cmd_prewarm, sysbench.cmdline.PARALLEL_COMMAND},
    warmup = {cmd_prewarm, sysbench.cmdline.PARALLEL_COMMAND},
 }

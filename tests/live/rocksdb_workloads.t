@@ -48,7 +48,7 @@ is "$rc" 0 "oltp_read_write prepare on RocksDB succeeds"
 like "$out" "Creating table 'sbtest1'\.\.\." "prepare prints 1.0's table message"
 like "$out" "Inserting 5000 records into 'sbtest2'" "... and the rows message"
 like "$out" "Creating a secondary index on 'sbtest1'\.\.\." "... and the index message"
-like "$out" "Loaded 10000 rows into 2 table\(s\)" "... then what it loaded"
+like "$out" "Loaded 10000 rows into 2 tables in [0-9.]+s" "... then what it loaded"
 sb check.lua --db-driver=rocksdb --rocksdb-path="$db" --tables=2 check
 like "$out" "OK	sbtest1: 5000 rows \(loaded 5000\), checksum matches, secondary index consistent" "sbtest1 reads back equal to what prepare wrote"
 like "$out" "OK	sbtest2: 5000 rows \(loaded 5000\), checksum matches, secondary index consistent" "sbtest2 reads back equal to what prepare wrote"

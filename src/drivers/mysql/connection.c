@@ -144,6 +144,7 @@ static MYSQL *open_handle(const mysqldrv_endpoint *ep, char *why, size_t why_len
   MYSQLDRV_TRACE("mysql_init(NULL) = %p", (void *) m);
   set_tls_options(m);
   set_compression_options(m);
+  mysqldrv_stream_prepare_options(m);
 
   /* The password is never printed, here or anywhere. */
   MYSQLDRV_TRACE("mysql_real_connect(%p, \"%s\", \"%s\", %s, \"%s\", %u, \"%s\", "
@@ -223,6 +224,7 @@ int mysqldrv_connect(db_conn *con)
     return -1;
   }
   mysqldrv_wire_attach(c);
+  mysqldrv_stream_attach(c);
   return 0;
 }
 
@@ -257,5 +259,6 @@ int mysqldrv_reconnect(db_conn *con)
     return -1;
   }
   mysqldrv_wire_attach(c);
+  mysqldrv_stream_attach(c);
   return 0;
 }

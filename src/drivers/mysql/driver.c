@@ -72,6 +72,7 @@ const db_driver_ops mysqldrv_ops = {
   .thread_done = mysqldrv_thread_done,
   .done = mysqldrv_done,
   .escape = mysqldrv_escape,
+  .stream_in = mysqldrv_stream_in,
 };
 
 const db_driver_def mysql_driver_def = {

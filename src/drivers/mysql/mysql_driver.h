@@ -166,6 +166,7 @@ typedef struct {
   const char *call;
   const char *call_query;
   size_t call_query_len;
+  struct mysqldrv_stream *stream;  /* the LOAD DATA LOCAL INFILE being fed (stream.c) */
 } mysqldrv_conn;
 
 /* Remember the client call and statement text an error would be reported against. */
@@ -237,6 +238,17 @@ int mysqldrv_stmt_fetch(db_result *rs);
 int mysqldrv_stmt_fetch_row(db_result *rs, db_row_t *row);
 int mysqldrv_stmt_free_result(db_stmt *stmt);
 int mysqldrv_close(db_stmt *stmt);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Streams (stream.c): LOAD DATA LOCAL INFILE fed from memory                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Before connecting: ask for the LOCAL INFILE capability when the loader wants streams. */
+void mysqldrv_stream_prepare_options(MYSQL *mysql);
+/* After connecting: serve LOCAL INFILE requests from db_stream_in() only. */
+void mysqldrv_stream_attach(mysqldrv_conn *c);
+db_error_t mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                              db_stream_fill fill, void *arg, db_result *rs);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Socket I/O (socket_io.c)                                                                 */

@@ -40,6 +40,7 @@ const db_driver_ops pgsqldrv_ops = {
   .close = pgsqldrv_close,
   .done = done,
   .escape = pgsqldrv_escape,
+  .stream_in = pgsqldrv_stream_in,
 };
 
 const db_driver_def pgsql_driver_def = {

@@ -197,6 +197,9 @@ db_error_t pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
                                 const pgsqldrv_failure *how);
 
 db_error_t pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs);
+/* COPY ... FROM STDIN with the data from `fill` (copy.c). */
+db_error_t pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                              db_stream_fill fill, void *arg, db_result *rs);
 int pgsqldrv_fetch_row(db_result *rs, db_row_t *row);
 bool pgsqldrv_more_results(db_conn *con);
 db_error_t pgsqldrv_next_result(db_conn *con, db_result *rs);

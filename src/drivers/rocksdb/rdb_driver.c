@@ -239,6 +239,29 @@ static int rdb_create_table(db_conn *con, const db_kv_table_spec *spec)
   return rdb_sbtest_create(con->ptr, spec);
 }
 
+static int rdb_load_range_op(db_conn *con, const db_kv_table_spec *spec)
+{
+  loaded_tables = true;
+  return rdb_sbtest_load_range(con->ptr, spec);
+}
+
+static int rdb_finish_table_op(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags)
+{
+  return rdb_sbtest_finish(con->ptr, table, rows, flags);
+}
+
+static int rdb_table_state_op(db_conn *con, uint32_t table)
+{
+  return rdb_sbtest_state(con->ptr, table);
+}
+
+static int rdb_table_sizes_op(db_conn *con, uint32_t table, int64_t *data, int64_t *index)
+{
+  (void) con;
+  rdb_sbtest_sizes(table, data, index);
+  return 0;
+}
+
 static int rdb_drop_table(db_conn *con, uint32_t table)
 {
   dropped_tables = true;
@@ -264,6 +287,10 @@ static const db_kv_ops rdb_kv_ops = {
   .bulk_add = rdb_bulk_add_op,
   .bulk_flush = rdb_bulk_flush_op,
   .check_table = rdb_check_table,
+  .load_range = rdb_load_range_op,
+  .finish_table = rdb_finish_table_op,
+  .table_state = rdb_table_state_op,
+  .table_sizes = rdb_table_sizes_op,
   .prepare = rdb_prepare_kv,
   .create_table = rdb_create_table,
   .drop_table = rdb_drop_table,

@@ -1,9 +1,12 @@
 /*
  * rdb_load.c: `prepare` and `cleanup` of sbtest tables on RocksDB. Rows are generated in C
- * (the same templates and distribution as the Lua workloads), written in key order into SST
- * files and ingested, skipping the memtable and compaction; the secondary index is sorted in
- * memory chunk by chunk and ingested the same way. A table can be split across threads (each
- * loads a disjoint id range). Cleanup deletes the tables' key ranges and compacts them away.
+ * (sbtest_rows.c: from (seed, table, id), the templates and distribution of the Lua
+ * workloads), written in key order into SST files and ingested, skipping the memtable and
+ * compaction; the secondary index is sorted in memory chunk by chunk and ingested the same
+ * way. A table can be split across threads (each loads a disjoint id range); a table is
+ * recorded as existing (its metadata key) only once all its ranges are in, so a table without
+ * it is one an interrupted prepare left incomplete. Cleanup deletes the tables' key ranges
+ * and compacts them away. Progress and the size report are load_report.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,15 +18,18 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "load_state.h"
 #include "logger.h"
 #include "meminfo.h"
-#include "rand.h"
 #include "rdb.h"
 #include "rdb_load.h"
+#include "sbtest_rows.h"
 
 /* Rows per in-memory sort of secondary index entries (16 B/row): bounds that memory. */
 #define CHUNK_ROWS (4u << 20)
 #define MAX_TABLES 4096
+/* Rows between two progress updates and looks at Ctrl-C. */
+#define PROGRESS_ROWS 16384
 
 /* Per table: who checked that it did not exist yet, and how many slices are done. */
 typedef struct {
@@ -38,13 +44,12 @@ static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static table_state tables[MAX_TABLES];
 static size_t table_count;
 
-/* Totals for the progress line and the final size report. */
-static uint64_t rows_target, rows_loaded, logical_bytes;
-static uint64_t load_started_ns;
+/* For the page cache warm-up after the load. */
 static uint32_t tables_loaded;
-static pthread_t progress_thread;
-static bool progress_running;
-static int progress_stop;
+/* Loads through sysbench.kv.create_table() (scripts of their own; the bundled workloads
+   report through load_report.c): what the summary at exit says. */
+static uint32_t direct_tables;
+static uint64_t direct_rows, direct_logical_bytes, direct_started_ns;
 
 static table_state *table_entry(uint32_t table)
 {
@@ -93,42 +98,6 @@ static bool claim_table(rdb_session *s, uint32_t table)
   if (!ok)
     rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
   return ok;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Progress                                                                                   */
-/* ------------------------------------------------------------------------------------------ */
-
-static void *progress_main(void *arg)
-{
-  (void) arg;
-  while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
-    usleep(250000);
-    uint64_t now = clock_now_ns(), done = __atomic_load_n(&rows_loaded, __ATOMIC_RELAXED);
-    uint64_t target = __atomic_load_n(&rows_target, __ATOMIC_RELAXED);
-    double secs = (double) (now - load_started_ns) / 1e9;
-    if (secs < 3 || done == 0 || target == 0)
-      continue;
-    double rate = (double) done / secs;
-    double eta = done < target ? (double) (target - done) / rate : 0;
-    fprintf(stdout, "\r  %" PRIu64 " of %" PRIu64 " rows loaded, %.0f rows/s, ETA %.0fs   ",
-            done, target, rate, eta);
-    fflush(stdout);
-  }
-  return NULL;
-}
-
-static void start_progress(uint64_t rows)
-{
-  pthread_mutex_lock(&load_mutex);
-  if (load_started_ns == 0)
-    load_started_ns = clock_now_ns();
-  rows_target += rows;
-  if (!progress_running && isatty(STDOUT_FILENO)) {
-    progress_stop = 0;
-    progress_running = pthread_create(&progress_thread, NULL, progress_main, NULL) == 0;
-  }
-  pthread_mutex_unlock(&load_mutex);
 }
 
 /* RocksDB's SST writer drops every file it writes from the OS page cache, so after a load
@@ -186,28 +155,21 @@ static void warm_page_cache(void)
 
 void rdb_load_finish(void)
 {
-  if (progress_running) {
-    __atomic_store_n(&progress_stop, 1, __ATOMIC_RELEASE);
-    pthread_join(progress_thread, NULL);
-    progress_running = false;
-    if (clock_now_ns() - load_started_ns > 3 * NS_PER_SEC)
-      fputs("\n", stdout);
+  if (direct_tables > 0) {
+    uint64_t disk = 0;
+    rdb_property_int("rocksdb.total-sst-files-size", &disk);
+    double secs = (double) (clock_now_ns() - direct_started_ns) / 1e9;
+    log_text(LOG_NOTICE, "Loaded %" PRIu64 " rows into %u table(s) in %.1fs (%.0f rows/s, "
+             "%.1f MiB/s of row data)", direct_rows, direct_tables, secs,
+             secs > 0 ? (double) direct_rows / secs : 0,
+             secs > 0 ? (double) direct_logical_bytes / secs / 1048576.0 : 0);
+    log_text(LOG_NOTICE, "Data size: %.1f MiB logical (id, k, c, pad as stored by SQL), "
+             "%.1f MiB on disk, ratio %.2f", (double) direct_logical_bytes / 1048576.0,
+             (double) disk / 1048576.0,
+             direct_logical_bytes > 0 ? (double) disk / (double) direct_logical_bytes : 0);
   }
-  if (tables_loaded == 0)
-    return;
-
-  uint64_t disk = 0;
-  rdb_property_int("rocksdb.total-sst-files-size", &disk);
-  double secs = (double) (clock_now_ns() - load_started_ns) / 1e9;
-  log_text(LOG_NOTICE, "Loaded %" PRIu64 " rows into %u table(s) in %.1fs (%.0f rows/s, %.1f "
-           "MiB/s of row data)", rows_loaded, tables_loaded, secs,
-           secs > 0 ? (double) rows_loaded / secs : 0,
-           secs > 0 ? (double) logical_bytes / secs / 1048576.0 : 0);
-  log_text(LOG_NOTICE, "Data size: %.1f MiB logical (id, k, c, pad as stored by SQL), "
-           "%.1f MiB on disk, ratio %.2f", (double) logical_bytes / 1048576.0,
-           (double) disk / 1048576.0,
-           logical_bytes > 0 ? (double) disk / (double) logical_bytes : 0);
-  warm_page_cache();
+  if (tables_loaded > 0)
+    warm_page_cache();
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -348,20 +310,24 @@ uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vl
   return hash_bytes(hash_bytes(0x243F6A8885A308D3ULL, key, klen), value, vlen);
 }
 
-/* Load ids [first, last] of `table` in chunks; *checksum gets the sum of row hashes. */
+/* Load ids [first, last] of `table` in chunks; *checksum gets the sum of row hashes.
+   KV_LOAD_STOPPED when the command is stopping (the unfinished files are dropped). */
 static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t first, int64_t last,
                       uint64_t *checksum)
 {
-  size_t c_len = strlen(spec->c_template), pad_len = strlen(spec->pad_template);
   bool secondary = spec->flags & KV_TABLE_SECONDARY_INDEX;
   bool id_k = spec->flags & KV_TABLE_ID_K_ONLY;
-  char key[RDB_SECONDARY_KEY_LEN], value[RDB_ROW_MAX], c[1024], pad[1024];
+  char key[RDB_SECONDARY_KEY_LEN], value[RDB_ROW_MAX];
   char primary_name[64], secondary_name[64];
+  sbtest_rows rows;
+  sbtest_row row;
+  const char *why = NULL;
   k_id *pairs = NULL;
   int rc = 0;
 
-  if (c_len > sizeof(c) || pad_len > sizeof(pad))
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1406, "22001", "row template too long"), -1;
+  if (!sbtest_rows_init(&rows, spec->seed, spec->table, spec->rows, spec->c_template,
+                        spec->pad_template, &why))
+    return rdb_fail_sql(s, DB_ERROR_FATAL, 1406, "22001", "%s", why), -1;
   if (secondary && (pairs = malloc(CHUNK_ROWS * sizeof(k_id))) == NULL)
     return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
 
@@ -374,18 +340,29 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   for (int64_t chunk = first; chunk <= last && rc == 0; chunk += CHUNK_ROWS) {
     int64_t end = chunk + CHUNK_ROWS - 1 < last ? chunk + CHUNK_ROWS - 1 : last;
     size_t n = 0;
+    uint64_t unreported = 0;
     for (int64_t id = chunk; id <= end && rc == 0; id++) {
-      int64_t k = id_k ? id : (int64_t) sb_rand_default64(1, spec->rows);
-      sb_rand_str(spec->c_template, c);
-      sb_rand_str(spec->pad_template, pad);
-      size_t vlen = id_k ? rdb_row_encode(value, k, "", 0, "", 0)
-                         : rdb_row_encode(value, k, c, c_len, pad, pad_len);
+      size_t vlen;
+      if (id_k) {
+        row.k = id;
+        vlen = rdb_row_encode(value, row.k, "", 0, "", 0);
+      } else {
+        sbtest_row_make(&rows, id, &row);
+        vlen = rdb_row_encode(value, row.k, row.c, rows.c_len, row.pad, rows.pad_len);
+      }
       rdb_primary_key(key, spec->table, id);
       rc = stream_put(&primary, key, RDB_PRIMARY_KEY_LEN, value, vlen);
       *checksum += rdb_row_hash(key, RDB_PRIMARY_KEY_LEN, value, vlen);
       if (secondary)
-        pairs[n++] = (k_id) { k, id };
+        pairs[n++] = (k_id) { row.k, id };
+      if (++unreported == PROGRESS_ROWS) {
+        sb_load_rows_done(spec->table, unreported);
+        unreported = 0;
+        if (!sb_load_test_pause())
+          rc = KV_LOAD_STOPPED;
+      }
     }
+    sb_load_rows_done(spec->table, unreported);
     /* Each chunk's index entries are one sorted run: its own files, which overlap other
        chunks' and so go through RocksDB's compaction, not straight to the last level. */
     if (rc == 0 && secondary && n > 0) {
@@ -397,11 +374,6 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
       if (rc == 0)
         rc = stream_finish_file(&index);
     }
-    uint64_t rows = (uint64_t) (end - chunk + 1);
-    __atomic_add_fetch(&rows_loaded, rows, __ATOMIC_RELAXED);
-    /* What a SQL server stores per row: INT id, INT k, and the c and pad strings. */
-    __atomic_add_fetch(&logical_bytes, rows * (8 + (id_k ? 0 : c_len + pad_len)),
-                       __ATOMIC_RELAXED);
   }
   if (rc == 0)
     rc = stream_finish_file(&primary);
@@ -439,9 +411,20 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
   int64_t rows = (int64_t) spec->rows;
   int64_t first = rows * spec->slice / spec->slices + 1;
   int64_t last = rows * (spec->slice + 1) / spec->slices;
-  start_progress((uint64_t) (last - first + 1));
   uint64_t checksum = 0;
+  pthread_mutex_lock(&load_mutex);
+  if (direct_started_ns == 0)
+    direct_started_ns = clock_now_ns();
+  pthread_mutex_unlock(&load_mutex);
   int rc = last >= first ? load_range(s, spec, first, last, &checksum) : 0;
+  if (rc == 0 && last >= first) {
+    bool id_k = spec->flags & KV_TABLE_ID_K_ONLY;
+    uint64_t n = (uint64_t) (last - first + 1);
+    __atomic_add_fetch(&direct_rows, n, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&direct_logical_bytes, n * (8 + (id_k ? 0 : strlen(spec->c_template) +
+                                                        strlen(spec->pad_template))),
+                       __ATOMIC_RELAXED);
+  }
 
   /* The last slice of a table to finish records that the table exists. */
   pthread_mutex_lock(&load_mutex);
@@ -452,12 +435,78 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
     last_slice = ++t->slices_done == spec->slices;
     checksum = t->checksum;
   }
-  if (last_slice && rc == 0)
+  if (last_slice && rc == 0) {
     tables_loaded++;
+    direct_tables++;
+  }
   pthread_mutex_unlock(&load_mutex);
   if (last_slice && rc == 0)
     rc = write_meta(s, spec, checksum);
   return rc;
+}
+
+int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
+{
+  uint64_t checksum = 0;
+  if (!sb_load_test_pause())
+    return KV_LOAD_STOPPED;
+  int rc = spec->last_id >= spec->first_id
+           ? load_range(s, spec, spec->first_id, spec->last_id, &checksum) : 0;
+  if (rc != 0)
+    return rc;
+  pthread_mutex_lock(&load_mutex);
+  table_state *t = table_entry(spec->table);
+  if (t != NULL)
+    t->checksum += checksum;
+  pthread_mutex_unlock(&load_mutex);
+  if (t == NULL)
+    return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "more than %d tables", MAX_TABLES), -1;
+  return 0;
+}
+
+int rdb_sbtest_finish(rdb_session *s, uint32_t table, uint64_t rows, uint32_t flags)
+{
+  pthread_mutex_lock(&load_mutex);
+  table_state *t = table_entry(table);
+  uint64_t checksum = t != NULL ? t->checksum : 0;
+  if (t != NULL)
+    *t = (table_state) { .table = table };
+  tables_loaded++;
+  pthread_mutex_unlock(&load_mutex);
+  db_kv_table_spec spec = { .table = table, .rows = rows, .flags = flags };
+  return write_meta(s, &spec, checksum);
+}
+
+int rdb_sbtest_state(rdb_session *s, uint32_t table)
+{
+  rdb_table_meta meta;
+  if (rdb_table_meta_get(s, table, &meta))
+    return KV_TABLE_COMPLETE;
+  return table_has_keys(table) ? KV_TABLE_INCOMPLETE : KV_TABLE_ABSENT;
+}
+
+void rdb_sbtest_sizes(uint32_t table, int64_t *data, int64_t *index)
+{
+  char p_start[6], p_end[6], s_start[6], s_end[6], *err = NULL;
+  uint64_t sizes[2] = { 0, 0 };
+
+  memcpy(p_start, "t", 1);
+  rdb_put_u32(p_start + 1, table);
+  p_start[5] = 'p';
+  rdb_index_end(p_end, table, 'p');
+  memcpy(s_start, p_start, 5);
+  s_start[5] = 's';
+  rdb_index_end(s_end, table, 's');
+  const char *starts[2] = { p_start, s_start }, *ends[2] = { p_end, s_end };
+  size_t lens[2] = { 6, 6 };
+  rocksdb_approximate_sizes(rdb.db, 2, starts, lens, ends, lens, sizes, &err);
+  if (err != NULL) {
+    rocksdb_free(err);
+    *data = *index = -1;
+    return;
+  }
+  *data = (int64_t) sizes[0];
+  *index = (int64_t) sizes[1];
 }
 
 int rdb_sbtest_drop(rdb_session *s, uint32_t table)
@@ -501,7 +550,8 @@ int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report
 {
   rdb_table_meta meta;
   char start[RDB_SECONDARY_KEY_LEN], end[6], *err = NULL;
-  uint64_t rows = 0, sum = 0, index_entries = 0, index_bad = 0;
+  uint64_t rows = 0, sum = 0, index_entries = 0, index_bad = 0, gaps = 0;
+  int64_t expected_id = 1, first_missing = 0;
 
   if (!rdb_table_meta_get(s, table, &meta)) {
     snprintf(report, report_len, "table sbtest%u does not exist", table);
@@ -517,7 +567,16 @@ int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report
     const char *v = rocksdb_iter_value(it, &vl);
     sum += rdb_row_hash(k, kl, v, vl);
     rows++;
+    /* ids 1..rows in order, none missing (an id past a gap counts the gap once) */
+    int64_t id = rdb_get_i64(k + 6);
+    if (id != expected_id) {
+      if (gaps++ == 0)
+        first_missing = expected_id;
+    }
+    expected_id = id + 1;
   }
+  if ((uint64_t) expected_id <= meta.rows_loaded && gaps++ == 0)
+    first_missing = expected_id;
   rocksdb_iter_get_error(it, &err);
   rocksdb_iter_destroy(it);
 
@@ -553,11 +612,18 @@ int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report
   }
   bool index_ok = !(meta.flags & KV_TABLE_SECONDARY_INDEX) ||
                   (index_entries == rows && index_bad == 0);
-  bool ok = rows == meta.rows_loaded && sum == meta.checksum && index_ok;
+  bool ok = rows == meta.rows_loaded && sum == meta.checksum && index_ok && gaps == 0;
+  char ids[96];
+  if (gaps == 0)
+    snprintf(ids, sizeof(ids), "ids 1..%" PRIu64 " without gaps", rows);
+  else
+    snprintf(ids, sizeof(ids), "ids with %" PRIu64 " GAPS (the first at id %" PRId64 ")", gaps,
+             first_missing);
   snprintf(report, report_len, "sbtest%u: %" PRIu64 " rows (loaded %" PRIu64 "), checksum %s, "
-           "secondary index %s (%" PRIu64 " entries, %" PRIu64 " wrong)", table, rows,
-           meta.rows_loaded, sum == meta.checksum ? "matches" : "DIFFERS",
+           "secondary index %s (%" PRIu64 " entries, %" PRIu64 " wrong), %s, checksum "
+           "%016" PRIx64, table, rows, meta.rows_loaded,
+           sum == meta.checksum ? "matches" : "DIFFERS",
            !(meta.flags & KV_TABLE_SECONDARY_INDEX) ? "absent" : index_ok ? "consistent"
-           : "INCONSISTENT", index_entries, index_bad);
+           : "INCONSISTENT", index_entries, index_bad, ids, sum);
   return ok ? 0 : 1;
 }

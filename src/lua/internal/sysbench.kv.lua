@@ -23,6 +23,12 @@ int db_kv_create_table(sql_connection *con, uint32_t table, uint64_t rows, uint3
                        const char *pad_template);
 int db_kv_drop_table(sql_connection *con, uint32_t table);
 int db_kv_check_table(sql_connection *con, uint32_t table, char *report, size_t report_len);
+int db_kv_load_range(sql_connection *con, uint32_t table, uint64_t rows, uint32_t flags,
+                     int64_t first_id, int64_t last_id, uint64_t seed, const char *c_template,
+                     const char *pad_template);
+int db_kv_finish_table(sql_connection *con, uint32_t table, uint64_t rows, uint32_t flags);
+int db_kv_table_state(sql_connection *con, uint32_t table);
+int db_kv_table_sizes(sql_connection *con, uint32_t table, int64_t *data, int64_t *index);
 int db_kv_bulk_add(sql_connection *con, uint32_t table, int64_t id, int64_t k);
 int db_kv_bulk_flush(sql_connection *con);
 sql_result *db_kv_get(sql_connection *con, const char *key, size_t klen, int for_update);
@@ -148,18 +154,64 @@ function methods.kv_batch(self)
    return setmetatable({ con = self }, batch_methods)
 end
 
--- sbtest tables for the bundled workloads. `options`: { secondary_index, auto_inc,
--- id_k_only, slice, slices, c_template, pad_template }.
-function sysbench.kv.create_table(con, table_num, rows, options)
+local function table_flags(options)
    local flags = 0
    if options.secondary_index then flags = flags + sysbench.kv.SECONDARY_INDEX end
    if options.id_k_only then flags = flags + sysbench.kv.ID_K_ONLY end
    if options.auto_inc then flags = flags + sysbench.kv.AUTO_INC end
+   return flags
+end
+
+-- sbtest tables for the bundled workloads. `options`: { secondary_index, auto_inc,
+-- id_k_only, slice, slices, c_template, pad_template }.
+function sysbench.kv.create_table(con, table_num, rows, options)
+   local flags = table_flags(options)
    if C.db_kv_create_table(con, table_num, rows, flags, options.slice or 0,
                            options.slices or 1, options.c_template or "",
                            options.pad_template or "") ~= 0 then
       fail(con, string.format("creating table sbtest%d", table_num))
    end
+end
+
+-- The parallel prepare (sysbench.oltp_load): ids first..last of sbtest<table_num>, whose
+-- existence the caller checked, with rows from options.seed (a uint64). "ok", or "stopped"
+-- when the command is stopping (Ctrl-C, another thread failed).
+function sysbench.kv.load_range(con, table_num, rows, first, last, options)
+   local rc = C.db_kv_load_range(con, table_num, rows, table_flags(options), first, last,
+                                 options.seed or 0, options.c_template or "",
+                                 options.pad_template or "")
+   if rc == -2 then
+      return "stopped"
+   elseif rc ~= 0 then
+      fail(con, string.format("loading ids %d..%d of sbtest%d", first, last, table_num))
+   end
+   return "ok"
+end
+
+-- After every range: record the table as complete.
+function sysbench.kv.finish_table(con, table_num, rows, options)
+   if C.db_kv_finish_table(con, table_num, rows, table_flags(options)) ~= 0 then
+      fail(con, string.format("recording table sbtest%d", table_num))
+   end
+end
+
+local table_states = {[0] = "absent", [1] = "complete", [2] = "incomplete"}
+
+-- "absent", "complete", or "incomplete" (keys an interrupted prepare left).
+function sysbench.kv.table_state(con, table_num)
+   local state = table_states[C.db_kv_table_state(con, table_num)]
+   if state == nil then
+      fail(con, string.format("looking at table sbtest%d", table_num))
+   end
+   return state
+end
+
+-- Bytes of its rows and of its index on k in the files (estimates), or nil.
+function sysbench.kv.table_sizes(con, table_num)
+   local data, index = ffi.new("int64_t[1]"), ffi.new("int64_t[1]")
+   C.db_kv_table_sizes(con, table_num, data, index)
+   local d, i = tonumber(data[0]), tonumber(index[0])
+   return d >= 0 and d or nil, i >= 0 and i or nil
 end
 
 function sysbench.kv.drop_table(con, table_num)

@@ -9,6 +9,9 @@
 --   execute_secondary_ranges()             nothing (1.0.20 has no secondary range queries)
 --   execute_insert_row(t, id, k, c, pad)   1.0.20 oltp_insert's unprepared INSERT
 --   set_oltp_option_limits(...)            nothing (1.0's module checks no option ranges)
+-- and the commands it lacks of ours, from the built-in modules (they need only the options
+-- 1.0's module declares):
+--   verify                                 sysbench.oltp_load's (docs/prepare.md)
 
 local format = string.format
 
@@ -37,6 +40,12 @@ function require(name, ...)
          if _G[global] == nil then
             _G[global] = fn
          end
+      end
+      local commands = sysbench.cmdline.commands
+      if type(commands) == "table" and commands.verify == nil then
+         commands.verify = {function()
+            return sysbench.oltp_load.run(sysbench.load.VERIFY, sysbench.sql.driver(), nil)
+         end, sysbench.cmdline.PARALLEL_COMMAND}
       end
    end
    return module
