@@ -96,11 +96,9 @@ db_driver *db_create(const char *name)
     }
     return NULL;
   }
-  if (opt_bool("db-debug")) {
+  /* DEBUG lines, shown at --verbosity=5 as 1.0.20's are */
+  if (opt_bool("db-debug"))
     debug_queries = true;
-    if (log_verbosity() < LOG_DEBUG)
-      log_set_verbosity(LOG_DEBUG);
-  }
   if (init_driver_once(def) != 0)
     return NULL;
 

@@ -316,7 +316,9 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
     ok = true;
   if (!ok && opt->type == SB_ARG_TYPE_BOOL) {
     /* 1.0.20 does not take such an argument as the option at all. */
-    const char *as_typed = option_given_name(opt);   /* 1.0.20 echoes the argument */
+    /* 1.0.20 echoes the argument as typed; a value set by the program reads as --help shows */
+    const char *as_typed = opt->given_name ? opt->given_name
+                                           : dashed(opt->name, dash, sizeof(dash));
     snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
              "true|false or 1|0", as_typed, text ? text : "", as_typed);
     return -1;
@@ -474,6 +476,41 @@ void option_report_invalid(const char *name, const char *value, const char *comp
   fflush(stdout);
 }
 
+static bool is_choice(const option_decl *r, const char *text)
+{
+  for (const char *const *c = r->choices; c != NULL && *c != NULL; c++)
+    if (r->any_case ? strcasecmp(text, *c) == 0 : strcmp(text, *c) == 0)
+      return true;
+  return false;
+}
+
+/* Every item of a list: one of the choices, or a whole number in range. */
+static int check_list(const sb_option *opt)
+{
+  const option_decl *r = &opt->rule;
+
+  for (size_t i = 0; i < opt->item_count; i++) {
+    const char *item = opt->items[i];
+    if (is_choice(r, item))
+      continue;
+    if (r->ranged) {
+      int64_t n;
+      if (parse_int(item, &n) && (double) n >= r->min && (double) n <= r->max)
+        continue;
+    }
+    char expect[512], range[128];
+    if (r->expect != NULL) {
+      snprintf(expect, sizeof(expect), "%s", r->expect);
+    } else {
+      say_range(r, range, sizeof(range));
+      snprintf(expect, sizeof(expect), "a list of numbers from %s", range);
+    }
+    option_report_invalid(opt->name, item, r->compat_error, expect);
+    return -1;
+  }
+  return 0;
+}
+
 /* 0 when the option's value satisfies its declaration; else reports and returns -1. */
 static int check_one(const sb_option *opt)
 {
@@ -489,6 +526,8 @@ static int check_one(const sb_option *opt)
                                     : type_expectation(opt->type));
     return -1;
   }
+  if (opt->type == SB_ARG_TYPE_LIST && (r->ranged || r->choices != NULL))
+    return check_list(opt);
   if (r->ranged) {
     double v;
     switch (opt->type) {
@@ -518,9 +557,7 @@ static int check_one(const sb_option *opt)
     say_range(r, expect, sizeof(expect));
   } else if (r->choices != NULL) {
     const char *text = opt->text ? opt->text : "";
-    ok = false;
-    for (const char *const *c = r->choices; *c != NULL && !ok; c++)
-      ok = strcmp(text, *c) == 0;
+    ok = is_choice(r, text);
     snprintf(value, sizeof(value), "%s", text);
     say_choices(r, expect, sizeof(expect));
   } else {

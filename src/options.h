@@ -47,9 +47,12 @@ typedef struct option_decl {
   const char *desc;
   const char *default_text;    /* NULL = none */
   sb_arg_type_t type;
-  bool ranged;                 /* INT, SIZE, DOUBLE: min <= value <= max */
+  bool ranged;                 /* INT, SIZE, DOUBLE: min <= value <= max; LIST: every item
+                                  is a whole number in that range (or one of the choices) */
   double min, max;
-  const char *const *choices;  /* STRING: one of these words (exactly); NULL-terminated */
+  const char *const *choices;  /* STRING: one of these words; LIST: every item is (or a number
+                                  in range, when ranged); NULL-terminated */
+  bool any_case;               /* choices compare ignoring case (else exactly, as 1.0.20) */
   bool number_list;            /* INT, DOUBLE: also takes a comma-separated list of numbers
                                   (each in range); the value is the first, the whole list
                                   comes from opt_numbers() */

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run.sh: runs the test suite and prints one summary line "N passed, N failed[, N skipped]".
 #
-#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|live] [PATTERN]
+#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|live] [PATTERN...]
+#
+# With patterns, only the tests whose path contains one of them run.
 #
 # Every test prints TAP ("ok N - ...", "not ok N - ...", "ok N # SKIP why"); a test program
 # that exits non-zero without reporting a failure counts as one failure. The unit tests are
@@ -12,14 +14,14 @@ src=$(cd "$here/.." && pwd)
 sb="$src/src/sysbench"
 unit_dir="$src/tests/unit"
 only=""
-pattern=""
+patterns=()
 while [ $# -gt 0 ]; do
   case $1 in
     --sb) sb=$2; shift 2 ;;
     --unit-dir) unit_dir=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-    *) pattern=$1; shift ;;
+    *) patterns+=("$1"); shift ;;
   esac
 done
 
@@ -33,6 +35,15 @@ if [ "$(readlink -f "$sb")" = "$(readlink -f /usr/bin/sysbench 2>/dev/null)" ]; 
   exit 2
 fi
 export SB="$sb" SRCDIR="$src"
+
+selected() {   # selected PATH: true when no pattern was given or PATH contains one
+  [ ${#patterns[@]} -eq 0 ] && return 0
+  local p
+  for p in "${patterns[@]}"; do
+    case $1 in *"$p"*) return 0 ;; esac
+  done
+  return 1
+}
 
 passed=0 failed=0 skipped=0
 failed_names=()
@@ -66,7 +77,7 @@ if [ -z "$only" ] || [ "$only" = unit ]; then
   for t in "$unit_dir"/test_*; do
     [ -x "$t" ] || continue
     case $t in *.c|*.o) continue ;; esac
-    [ -n "$pattern" ] && case $t in *$pattern*) ;; *) continue ;; esac
+    selected "$t" || continue
     run_one "unit/$(basename "$t")" "$t"
   done
 fi
@@ -74,7 +85,7 @@ for kind in cli compat live; do
   [ -n "$only" ] && [ "$only" != "$kind" ] && continue
   for t in "$src/tests/$kind"/*.t; do
     [ -f "$t" ] || continue
-    [ -n "$pattern" ] && case $t in *$pattern*) ;; *) continue ;; esac
+    selected "$t" || continue
     run_one "$kind/$(basename "$t" .t)" bash "$t"
   done
 done

@@ -225,6 +225,23 @@ same "--db-driver=help" --db --file conn.lua -- conn.lua run --events=1 --db-dri
 my conn.lua run --events=1 --db-ps-mode=x
 is "$rc:$out" "1:$(printf 'FATAL: Invalid value for db-ps-mode: x\nHINT: --db-ps-mode expects auto or disable')" \
    "an unknown --db-ps-mode: 1.0.20's line, once, before anything runs"
+for bad in --mysql-port=abc --mysql-port=3306,70000 --mysql-ignore-errors=abc --mysql-ssl=maybe; do
+  sb conn.lua run --events=1 "$bad"
+  is "$rc" 1 "$bad: exit 1"
+  like "$out" "^FATAL: Invalid value for ${bad%%=*}: " "$bad: one line naming the option ..."
+  unlike "$out" "Threads started|Initializing worker" "$bad: ... before anything runs"
+done
+# values 1.0.20 takes that work
+same "--mysql-ignore-errors=ALL,1062" --db --file conn.lua -- conn.lua run --events=2 \
+     --mysql-ignore-errors=ALL,1062
+same "--mysql-compression=on" --db --file conn.lua -- conn.lua run --events=2 --mysql-compression=on
+same "--mysql-compression=maybe" --db --file conn.lua -- conn.lua run --events=2 --mysql-compression=maybe
+same "--mysql-dry-run=maybe" --db --file conn.lua -- conn.lua run --events=2 --mysql-dry-run=maybe
+same "--db-debug=on" --db --file conn.lua -- conn.lua run --events=2 --db-debug=on
+same "--db-debug=maybe" --db --file conn.lua -- conn.lua run --events=2 --db-debug=maybe
+same "--mysql-socket to a missing file" --file conn.lua -- conn.lua run --events=2 \
+     --mysql-socket=/nonexistent.sock --mysql-user=sbtest --mysql-password=x
+same "--mysql-ssl-cipher" --db --file conn.lua -- conn.lua run --events=2 --mysql-ssl-cipher=xyz
 same "an unknown database" --file conn.lua -- conn.lua run --events=1 --mysql-host="$MYSQL_HOST" \
      --mysql-port="$MYSQL_PORT" --mysql-user="$MYSQL_USER" --mysql-password="$MYSQL_PASSWORD" \
      --mysql-db=nosuchdb

@@ -146,7 +146,7 @@ is "$(count "$out" 'connection creation failed')" 1 "with 4 threads the same fai
 # ---------------------------------------------------------------------------------------------
 # Debug output: queries yes, password never.
 
-my connect.lua run --events=2 --time=0 --db-debug
+my connect.lua run --events=2 --time=0 --db-debug --verbosity=5
 is "$rc" 0 "--db-debug runs"
 like "$out" "DEBUG: query: SELECT 1" "--db-debug prints the queries"
 unlike "$out$err" "$MYSQL_PASSWORD" "--db-debug does not print the password"

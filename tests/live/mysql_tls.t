@@ -88,7 +88,7 @@ like "$out" "FATAL: --mysql-ssl=verify_ca needs the CA that signed the server's 
 
 run --mysql-ssl=sometimes --threads=1
 is "$rc" 1 "an unknown --mysql-ssl mode exits 1"
-like "$out" "FATAL: Invalid value for --mysql-ssl: 'sometimes' \(expected disabled, preferred, required, verify_ca, verify_identity, or on\|off\)" \
+like "$out" "FATAL: Invalid value for --mysql-ssl: sometimes \(expected disabled, preferred, required, verify_ca, verify_identity, or on\|off\)" \
   "... listing the modes"
 
 done_testing

@@ -212,7 +212,7 @@ like "$out" "^FATAL: Invalid value for --pgsql-sslmode: 'sometimes' \(expected d
 # ---------------------------------------------------------------------------------------------
 # Debug output: queries yes, password never.
 
-pg connect.lua run --events=2 --time=0 --db-debug
+pg connect.lua run --events=2 --time=0 --db-debug --verbosity=5
 is "$rc" 0 "--db-debug runs"
 like "$out" "DEBUG: query: SELECT 1" "--db-debug prints the queries"
 unlike "$out$err" "$PGSQL_PASSWORD" "--db-debug does not print the password"

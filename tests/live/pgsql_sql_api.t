@@ -343,7 +343,7 @@ end
 EOF
 pg notice.lua run --events=1 --time=0
 is "$rc/$(count "$out$err" 'already a transaction')" "0/0" "server notices are not printed"
-pg notice.lua run --events=1 --time=0 --db-debug
+pg notice.lua run --events=1 --time=0 --db-debug --verbosity=5
 is "$(count "$out" '^DEBUG: server notice: WARNING:  there is already a transaction in progress$')" 2 \
   "--db-debug shows them, from prepared statements and from queries"
 

@@ -58,7 +58,7 @@ my oltp_read_write cleanup >/dev/null
 for run in "--threads=4 --prepare-method=load-data" "--threads=3 --prepare-method=insert" \
            "--threads=1 --prepare-method=insert"; do
   # shellcheck disable=SC2086
-  my oltp_read_write "${size[@]}" $run --db-debug prepare
+  my oltp_read_write "${size[@]}" $run --db-debug --verbosity=5 prepare
   is "$rc/$(checksum sbtest1)" "0/$reference" "prepare $run: CHECKSUM TABLE equals the one-thread load's"
   case $run in
     *load-data*) like "$out" "stream: LOAD DATA LOCAL INFILE 'sbtest1' INTO TABLE sbtest1" \

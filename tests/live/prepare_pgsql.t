@@ -36,7 +36,7 @@ pg oltp_read_write cleanup >/dev/null
 
 for run in "--threads=4" "--threads=3 --prepare-method=insert"; do
   # shellcheck disable=SC2086
-  pg oltp_read_write "${size[@]}" $run --db-debug prepare
+  pg oltp_read_write "${size[@]}" $run --db-debug --verbosity=5 prepare
   is "$rc/$(rows_hash)" "0/$reference" "prepare $run: the same rows as the one-thread load"
   case $run in
     *insert*) unlike "$out" "stream: COPY" "... loaded with INSERTs" ;;

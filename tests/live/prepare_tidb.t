@@ -19,7 +19,7 @@ rows_hash() {
 
 size=(--table-size=12000 --rand-seed=41)
 
-o oltp_read_write "${size[@]}" --db-debug prepare
+o oltp_read_write "${size[@]}" --db-debug --verbosity=5 prepare
 is "$rc" 0 "prepare with one thread"
 like "$out" "stream: LOAD DATA LOCAL INFILE 'sbtest1' INTO TABLE sbtest1" "... with LOAD DATA LOCAL INFILE"
 reference=$(rows_hash)

@@ -105,7 +105,7 @@ like "$out" "errno = 9007" "... naming the error"
 
 tidb ins.lua --mysql-db=tidbish --tidb-retry-errors=abc --events=1 run
 is "$rc" 1 "a bad --tidb-retry-errors is refused"
-like "$out" "Invalid value for --tidb-retry-errors: 'abc'" "... with the item and what is accepted"
+like "$out" "Invalid value for --tidb-retry-errors: abc" "... with the item and what is accepted"
 
 # ---------------------------------------------------------------------------------------------
 # Several servers: one port has nothing listening.

@@ -13,15 +13,28 @@
 
 mysqldrv_settings mysqldrv_config;
 
+static const char *const ssl_modes[] = {
+  "disabled", "preferred", "required", "verify_ca", "verify_identity",
+  "off", "false", "0", "on", "true", "1", "",   /* 1.0.20's boolean spellings; "": bare */
+  NULL
+};
+static const char *const all_errors[] = {"all", NULL};
+
+/* Checked by the option registry before anything runs (1.0.20 takes any value and fails in
+   every thread later: --mysql-port=abc connects to port 0). */
 const option_decl mysqldrv_args[] = {
   {.name = "mysql-host", .desc = "MySQL server host", .default_text = "localhost", .type = SB_ARG_TYPE_LIST},
-  {.name = "mysql-port", .desc = "MySQL server port", .default_text = "3306", .type = SB_ARG_TYPE_LIST},
+  {.name = "mysql-port", .desc = "MySQL server port", .default_text = "3306",
+   .type = SB_ARG_TYPE_LIST, .ranged = true, .min = 1, .max = 65535,
+   .expect = "port numbers 1 to 65535, separated by commas"},
   {.name = "mysql-socket", .desc = "MySQL socket", .type = SB_ARG_TYPE_LIST},
   {.name = "mysql-user", .desc = "MySQL user", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
   {.name = "mysql-password", .desc = "MySQL password", .default_text = "", .type = SB_ARG_TYPE_STRING},
   {.name = "mysql-db", .desc = "MySQL database name", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
   {.name = "mysql-ssl", .desc = "SSL mode {disabled, preferred, required, verify_ca, verify_identity}, or "
-   "1.0's on|off", .default_text = "disabled", .type = SB_ARG_TYPE_STRING},
+   "1.0's on|off", .default_text = "disabled", .type = SB_ARG_TYPE_STRING,
+   .choices = ssl_modes, .any_case = true,
+   .expect = "disabled, preferred, required, verify_ca, verify_identity, or on|off"},
   {.name = "mysql-ssl-key", .desc = "path name of the client private key file", .type = SB_ARG_TYPE_STRING},
   {.name = "mysql-ssl-ca", .desc = "path name of the CA file", .type = SB_ARG_TYPE_STRING},
   {.name = "mysql-ssl-cert", .desc = "path name of the client public key certificate file", .type = SB_ARG_TYPE_STRING},
@@ -29,7 +42,10 @@ const option_decl mysqldrv_args[] = {
   {.name = "mysql-compression", .desc = "use compression, if available in the client library", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "mysql-compression-algorithms", .desc = "compression algorithms to use", .default_text = "zlib", .type = SB_ARG_TYPE_STRING},
   {.name = "mysql-debug", .desc = "trace all client library calls", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
-  {.name = "mysql-ignore-errors", .desc = "list of errors to ignore, or \"all\"", .default_text = "1213,1020,1205", .type = SB_ARG_TYPE_LIST},
+  {.name = "mysql-ignore-errors", .desc = "list of errors to ignore, or \"all\"",
+   .default_text = "1213,1020,1205", .type = SB_ARG_TYPE_LIST, .ranged = true, .min = 0,
+   .max = 65535, .choices = all_errors, .any_case = true,
+   .expect = "error numbers separated by commas, or \"all\""},
   {.name = "mysql-dry-run", .desc = "Dry run, pretend that all MySQL client API calls are successful without "
    "executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}

@@ -11,19 +11,28 @@
 
 rdb_config rdb_cfg;
 
+static const char *const compression_names[] = {"none", "snappy", "lz4", "zstd", NULL};
+static const char *const txn_names[] = {"none", "optimistic", "pessimistic", NULL};
+
+/* Ranges and words are checked by the option registry before anything runs. */
 const option_decl rdb_args[] = {
   {.name = "rocksdb-path", .desc = "database directory (created if missing)", .default_text = "sysbench-rocksdb", .type = SB_ARG_TYPE_STRING},
   {.name = "rocksdb-cache-size", .desc = "block cache size", .default_text = "256M", .type = SB_ARG_TYPE_SIZE},
-  {.name = "rocksdb-compression", .desc = "compression of data blocks {none, snappy, lz4, zstd}", .default_text = "lz4", .type = SB_ARG_TYPE_STRING},
-  {.name = "rocksdb-bloom-bits", .desc = "bloom filter bits per key, 0 for no filter", .default_text = "10", .type = SB_ARG_TYPE_INT},
-  {.name = "rocksdb-write-buffer-size", .desc = "memtable size", .default_text = "64M", .type = SB_ARG_TYPE_SIZE},
-  {.name = "rocksdb-block-size", .desc = "data block size", .default_text = "16K", .type = SB_ARG_TYPE_SIZE},
+  {.name = "rocksdb-compression", .desc = "compression of data blocks {none, snappy, lz4, zstd}", .default_text = "lz4", .type = SB_ARG_TYPE_STRING,
+   .choices = compression_names, .any_case = true},
+  {.name = "rocksdb-bloom-bits", .desc = "bloom filter bits per key, 0 for no filter", .default_text = "10", .type = SB_ARG_TYPE_INT,
+   .ranged = true, .min = 0, .max = 64},
+  {.name = "rocksdb-write-buffer-size", .desc = "memtable size", .default_text = "64M", .type = SB_ARG_TYPE_SIZE,
+   .ranged = true, .min = 65536, .max = 1e15, .expect = "at least 64K"},
+  {.name = "rocksdb-block-size", .desc = "data block size", .default_text = "16K", .type = SB_ARG_TYPE_SIZE,
+   .ranged = true, .min = 256, .max = 256.0 * 1024 * 1024, .expect = "256 bytes to 256M"},
   {.name = "rocksdb-sync", .desc = "fsync the write-ahead log on every commit", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "rocksdb-disable-wal", .desc = "write without a write-ahead log (unsafe, faster)", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "rocksdb-direct-io", .desc = "O_DIRECT reads and flush/compaction writes", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "rocksdb-options-file", .desc = "a RocksDB OPTIONS file to start from (the options above then "
    "apply only where given on the command line)", .type = SB_ARG_TYPE_STRING},
-  {.name = "rocksdb-txn", .desc = "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", .default_text = "pessimistic", .type = SB_ARG_TYPE_STRING},
+  {.name = "rocksdb-txn", .desc = "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", .default_text = "pessimistic", .type = SB_ARG_TYPE_STRING,
+   .choices = txn_names, .any_case = true},
   {.name = "rocksdb-stats", .desc = "print RocksDB statistics and the block cache hit rate after the run", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}
 };

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "logger.h"
 #include "options.h"
@@ -16,27 +15,38 @@
 
 tidb_settings tidb_config;
 
+static const char *const txn_modes[] = {"", "pessimistic", "optimistic", NULL};
+static const char *const clustered_kinds[] = {"on", "off", "default", NULL};
+
+/* Ranges and words are checked by the option registry before anything runs. */
 const option_decl tidb_args[] = {
   {.name = "tidb-retry-errors", .desc = "TiDB errors that restart the transaction at once (write "
-   "conflicts, schema changes, deadlocks, lock wait time-outs)", .default_text = "9007,8002,8022,8028,1213,1205", .type = SB_ARG_TYPE_LIST},
+   "conflicts, schema changes, deadlocks, lock wait time-outs)", .default_text = "9007,8002,8022,8028,1213,1205", .type = SB_ARG_TYPE_LIST,
+   .ranged = true, .min = 1, .max = 65535, .expect = "a list of error numbers, e.g. 9007,8002"},
   {.name = "tidb-transient-errors", .desc = "TiDB errors that are transient (PD/TiKV time-outs, busy "
-   "stores, unavailable regions): back off, then restart the transaction", .default_text = "9001,9002,9003,9004,9005", .type = SB_ARG_TYPE_LIST},
+   "stores, unavailable regions): back off, then restart the transaction", .default_text = "9001,9002,9003,9004,9005", .type = SB_ARG_TYPE_LIST,
+   .ranged = true, .min = 1, .max = 65535, .expect = "a list of error numbers, e.g. 9007,8002"},
   {.name = "tidb-backoff-max", .desc = "longest back-off after transient errors or an unreachable server, "
-   "in milliseconds", .default_text = "2000", .type = SB_ARG_TYPE_INT},
+   "in milliseconds", .default_text = "2000", .type = SB_ARG_TYPE_INT, .ranged = true,
+   .min = 1, .max = 600000, .expect = "1 to 600000 milliseconds"},
   {.name = "tidb-txn-mode", .desc = "transaction mode set on every connection {pessimistic, optimistic}; "
-   "empty keeps the server's", .default_text = "", .type = SB_ARG_TYPE_STRING},
+   "empty keeps the server's", .default_text = "", .type = SB_ARG_TYPE_STRING,
+   .choices = txn_modes, .any_case = true, .expect = "pessimistic or optimistic"},
   {.name = "tidb-session-vars", .desc = "session variables set on every (re)connect: name=value,...", .default_text = "", .type = SB_ARG_TYPE_STRING},
   {.name = "tidb-split-regions", .desc = "prepare: pre-split each table and its index on k into this many "
-   "regions before loading (0: no split)", .default_text = "0", .type = SB_ARG_TYPE_INT},
-  {.name = "tidb-clustered-index", .desc = "prepare: primary key kind {on, off, default}", .default_text = "default", .type = SB_ARG_TYPE_STRING},
+   "regions before loading (0: no split)", .default_text = "0", .type = SB_ARG_TYPE_INT,
+   .ranged = true, .min = 0, .max = 100000},
+  {.name = "tidb-clustered-index", .desc = "prepare: primary key kind {on, off, default}", .default_text = "default", .type = SB_ARG_TYPE_STRING,
+   .choices = clustered_kinds, .any_case = true},
   {.name = "tidb-shard-row-id-bits", .desc = "prepare: SHARD_ROW_ID_BITS of each table (needs "
-   "--tidb-clustered-index=off)", .default_text = "0", .type = SB_ARG_TYPE_INT},
+   "--tidb-clustered-index=off)", .default_text = "0", .type = SB_ARG_TYPE_INT, .ranged = true,
+   .min = 0, .max = 15},
   {.name = "tidb-auto-random", .desc = "prepare: id becomes BIGINT AUTO_RANDOM instead of AUTO_INCREMENT; "
    "run: the workloads may write ids on such tables", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}
 };
 
-/* A list option of error codes into a fresh array; -1 after logging on a bad item. */
+/* A list option of error codes (checked by its declaration) into a fresh array. */
 static int load_codes(const char *option, unsigned **out, size_t *count)
 {
   size_t n;
@@ -45,38 +55,17 @@ static int load_codes(const char *option, unsigned **out, size_t *count)
 
   if (codes == NULL)
     return -1;
-  for (size_t i = 0; i < n; i++) {
-    char *end;
-    long v = strtol(items[i], &end, 10);
-    if (end == items[i] || *end != '\0' || v <= 0 || v > 65535) {
-      log_text(LOG_FATAL, "Invalid value for --%s: '%s' (expected a list of error numbers, "
-               "e.g. 9007,8002)", option, items[i]);
-      free(codes);
-      return -1;
-    }
-    codes[i] = (unsigned) v;
-  }
+  for (size_t i = 0; i < n; i++)
+    codes[i] = (unsigned) strtoul(items[i], NULL, 10);
   *out = codes;
   *count = n;
   return 0;
-}
-
-static int check_choice(const char *option, const char *value, const char *const *choices,
-                        const char *expected)
-{
-  for (const char *const *c = choices; *c != NULL; c++)
-    if (strcasecmp(value, *c) == 0)
-      return 0;
-  log_text(LOG_FATAL, "Invalid value for --%s: '%s' (expected %s)", option, value, expected);
-  return -1;
 }
 
 int tidb_settings_load(void)
 {
   tidb_settings *t = &tidb_config;
   char why[256];
-  static const char *const txn_modes[] = {"", "pessimistic", "optimistic", NULL};
-  static const char *const clustered[] = {"on", "off", "default", NULL};
 
   memset(t, 0, sizeof(*t));
   if (load_codes("tidb-retry-errors", &t->restart_codes, &t->rules.restart_count) != 0 ||
@@ -85,34 +74,11 @@ int tidb_settings_load(void)
   t->rules.restart = t->restart_codes;
   t->rules.transient = t->transient_codes;
 
-  int64_t backoff = opt_int("tidb-backoff-max");
-  if (backoff < 1 || backoff > 600000) {
-    log_text(LOG_FATAL, "Invalid value for --tidb-backoff-max: %lld (expected 1 to 600000 "
-             "milliseconds)", (long long) backoff);
-    return -1;
-  }
-  t->backoff_max_ms = (unsigned) backoff;
-
+  /* ranges and words: checked by the declarations before anything runs */
+  t->backoff_max_ms = (unsigned) opt_int("tidb-backoff-max");
   const char *mode = opt_string("tidb-txn-mode");
   if (mode == NULL)
     mode = "";
-  if (check_choice("tidb-txn-mode", mode, txn_modes, "pessimistic or optimistic") != 0)
-    return -1;
-  const char *ci = opt_string("tidb-clustered-index");
-  if (check_choice("tidb-clustered-index", ci ? ci : "", clustered, "on, off or default") != 0)
-    return -1;
-  int64_t regions = opt_int("tidb-split-regions");
-  if (regions < 0 || regions > 100000) {
-    log_text(LOG_FATAL, "Invalid value for --tidb-split-regions: %lld (expected 0 to 100000)",
-             (long long) regions);
-    return -1;
-  }
-  int64_t bits = opt_int("tidb-shard-row-id-bits");
-  if (bits < 0 || bits > 15) {
-    log_text(LOG_FATAL, "Invalid value for --tidb-shard-row-id-bits: %lld (expected 0 to 15)",
-             (long long) bits);
-    return -1;
-  }
 
   /* Session statements: the transaction mode, explicit AUTO_RANDOM ids, then the user's
      variables (and a NULL). */

@@ -308,6 +308,11 @@ end
 local function default_create_table_ddl(ctx, t, marker)
    local con = ctx.con
    say("Creating table 'sbtest%d'...", t)
+   if is_mysql(ctx) and marker ~= nil and table_comment(ctx, t) ~= nil then
+      -- The table exists: 1.0.20's own statement fails, so its error lines read as 1.0.20's
+      -- (the marker goes into the CREATE only where the CREATE can succeed).
+      marker = nil
+   end
    if is_mysql(ctx) or marker == nil then
       con:query(M.create_statement(ctx.drv, t, marker))
    else
