@@ -96,10 +96,12 @@ same "a script without declared options takes any (legacy mode)" --file legacyop
 # ---- events, hooks and reports ---------------------------------------------------------------
 write events.lua <<'LUA'
 local n = 0
-function thread_init() print("init " .. sysbench.tid) end
+-- io.write of whole lines: 1.0.20's print() writes the text and its newline apart, so lines of
+-- several threads can run together ("done 1done 2")
+function thread_init() io.write("init " .. sysbench.tid .. "\n") end
 function event() n = n + 1 end
 function thread_done()   -- how a run's events spread over threads is the scheduler's business
-  print("done " .. sysbench.tid .. (sysbench.opt.threads == 1 and " events " .. n or ""))
+  io.write("done " .. sysbench.tid .. (sysbench.opt.threads == 1 and " events " .. n or "") .. "\n")
 end
 function init() print("global init") end
 function done() print("global done") end
