@@ -163,15 +163,17 @@ end
 
 -- Row data --------------------------------------------------------------------------------------
 
--- Random digits in groups of 11 joined by '-': c has 10 groups (119 characters), pad 5 (59).
-local oltp_load = sysbench.oltp_load
-local load = sysbench.load
-local c_template = oltp_load.c_template
-local pad_template = oltp_load.pad_template
+-- Random digits in groups of 11 joined by '-': c has 10 groups (119 characters), pad 5 (59),
+-- as 1.0.20's templates (and sysbench.oltp_load's, which loads the tables with the same).
+local c_template = string.rep("###########", 10, "-")
+local pad_template = string.rep("###########", 5, "-")
 
+-- sysbench.load and sysbench.oltp_load are named where a command uses them, never kept in a
+-- local here: sysbench loads a module the first time it is read, so the states of a run,
+-- which never read them, do not carry them.
 -- The connections of a prepare may load with LOAD DATA LOCAL INFILE (MySQL family).
 if sysbench.cmdline.command == "prepare" then
-   load.want_stream()
+   sysbench.load.want_stream()
 end
 
 function get_c_value()
@@ -265,7 +267,7 @@ end
 
 -- 1.0.20's create_table(): creates and loads one table on the caller's connection.
 function sql_backend.create_table(drv, con, table_num)
-   oltp_load.create_single(drv, con, sql_backend, table_num)
+   sysbench.oltp_load.create_single(drv, con, sql_backend, table_num)
 end
 
 function sql_backend.drop_table(drv, con, table_num)
@@ -348,7 +350,8 @@ local function split_regions(con, table_num, rows, spec)
                               "into " .. row_regions .. " only",
                            sysbench.tidb.MIN_KEYS_PER_REGION)
    end
-   load.say(string.format("Splitting 'sbtest%d' into %d regions...%s", table_num, asked, note))
+   sysbench.load.say(string.format("Splitting 'sbtest%d' into %d regions...%s", table_num,
+                                   asked, note))
    if row_regions >= 2 then
       con:query(sysbench.tidb.split_table_sql(table_num, rows, row_regions, spec))
    end
@@ -401,14 +404,14 @@ function tidb_backend.create_table_ddl(ctx, table_num, marker)
       sql = sql .. string.format(" COMMENT='%s'", marker)
    end
 
-   load.say(string.format("Creating table 'sbtest%d'...", table_num))
+   sysbench.load.say(string.format("Creating table 'sbtest%d'...", table_num))
    ctx.con:query(sql)
    if opt.create_secondary then
-      load.say(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
+      sysbench.load.say(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
    end
    split_regions(ctx.con, table_num, rows, spec)
    if rows > 0 then
-      load.say(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
+      sysbench.load.say(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
    end
 end
 
@@ -422,10 +425,10 @@ function tidb_backend.table_sizes(ctx, table_num)
    local con = ctx.con
    local data, index = region_counts(con, table_num, sysbench.opt.create_secondary)
    if data ~= nil and index then
-      load.say(string.format("Table 'sbtest%d': %d regions of rows, %d of its index on k",
-                             table_num, data, index))
+      sysbench.load.say(string.format(
+         "Table 'sbtest%d': %d regions of rows, %d of its index on k", table_num, data, index))
    elseif data ~= nil then
-      load.say(string.format("Table 'sbtest%d': %d regions of rows", table_num, data))
+      sysbench.load.say(string.format("Table 'sbtest%d': %d regions of rows", table_num, data))
    end
    local ok, mib = pcall(con.query_row, con, string.format(
       "SELECT TABLE_SIZE FROM information_schema.TABLE_STORAGE_STATS " ..
@@ -435,7 +438,7 @@ function tidb_backend.table_sizes(ctx, table_num)
    end
    local why = tostring(mib)
    why = why:match("state = '[^']*': (.-) %(query: ") or why
-   load.note_once("NOTE: TiDB gives no storage statistics here (information_schema." ..
+   sysbench.load.note_once("NOTE: TiDB gives no storage statistics here (information_schema." ..
                   "TABLE_STORAGE_STATS: " .. why .. "), so the sizes on disk are left out")
    return nil
 end
@@ -461,7 +464,7 @@ end
 
 -- 1.0.20's create_table(): creates and loads one table on the caller's connection.
 function kv_backend.create_table(drv, con, table_num)
-   oltp_load.create_single(drv, con, kv_backend, table_num)
+   sysbench.oltp_load.create_single(drv, con, kv_backend, table_num)
 end
 
 function kv_backend.drop_table(drv, con, table_num)
@@ -560,7 +563,7 @@ function cmd_prepare()
       end
       return
    end
-   return oltp_load.run(load.PREPARE, drv, backend)
+   return sysbench.oltp_load.run(sysbench.load.PREPARE, drv, backend)
 end
 
 -- Checks the tables as prepare left them: row count, ids 1..table_size without gaps, the
@@ -572,7 +575,7 @@ function cmd_verify()
    end
    local drv = sysbench.sql.driver()
    apply_pgsql_variant(drv)
-   return oltp_load.run(load.VERIFY, drv, backend_for(drv))
+   return sysbench.oltp_load.run(sysbench.load.VERIFY, drv, backend_for(drv))
 end
 
 -- Loads the tables into the server's cache; parallel like prepare.

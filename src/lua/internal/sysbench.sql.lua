@@ -330,8 +330,17 @@ function connection_methods.next_result(self)
    return nil
 end
 
--- Other internal modules (sysbench.kv) add connection methods here.
+-- Other internal modules (sysbench.kv) add connection methods here. sysbench.kv is loaded
+-- the first time a script reads it, or a kv_* method or prepare_kv of a connection.
 sysbench.sql.connection_methods = connection_methods
+setmetatable(connection_methods, {
+   __index = function(methods, name)
+      if (name == "prepare_kv" or type(name) == "string" and name:sub(1, 3) == "kv_") and
+         sysbench.kv ~= nil then
+         return rawget(methods, name)
+      end
+   end
+})
 
 ffi.metatype("sql_connection", {
    __index = connection_methods,
