@@ -51,9 +51,13 @@ unlike() {
   else _tap_result 1 "$3"; fi
 }
 
-# num_cmp A OP B NAME   (awk numeric comparison, OP one of < <= > >= == !=)
+# num_cmp A OP B NAME   (awk numeric comparison, OP one of < <= > >= == !=). A or B that is
+# not a number (a field or line that was not found: "") fails the check.
 num_cmp() {
-  if awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }"; then _tap_result 1 "$4"
+  local number='^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$'
+  if ! [[ $1 =~ $number && $3 =~ $number ]]; then
+    _tap_result 0 "$4" "not a number: '$1' $2 '$3'"
+  elif awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }"; then _tap_result 1 "$4"
   else _tap_result 0 "$4" "got $1, expected $2 $3"; fi
 }
 
@@ -149,9 +153,8 @@ count() {
   printf '%s\n' "$1" | grep -cE -- "$2"
 }
 
-# line_of TEXT REGEX : number of the first line of TEXT matching REGEX (0 if none)
+# line_of TEXT REGEX : number of the first line of TEXT matching REGEX (nothing if none, so a
+# num_cmp on an absent line fails)
 line_of() {
-  local n
-  n=$(printf '%s\n' "$1" | grep -nE -m1 -- "$2" | cut -d: -f1)
-  echo "${n:-0}"
+  printf '%s\n' "$1" | grep -nE -m1 -- "$2" | cut -d: -f1
 }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# tap_helpers.t: the checks the other tests are made of can fail. A missing field or line must
+# give "not ok", never a comparison that passes on nothing.
+. "$(dirname "$0")/../lib/tap.sh"
+
+inner() {   # inner COMMAND...: runs one check in a subshell of its own, prints its TAP line
+  ( tap_n=0; tap_failed=0; "$@" ) 2>&1
+}
+
+like "$(inner num_cmp 1 "<" 2 "x")" "^ok 1 - x" "num_cmp: 1 < 2 passes"
+like "$(inner num_cmp 2 "<" 1 "x")" "^not ok 1 - x" "num_cmp: 2 < 1 fails"
+like "$(inner num_cmp "" "<" 2 "x")" "^not ok 1 - x" "num_cmp: a missing left side fails"
+like "$(inner num_cmp 1 "<" "" "x")" "^not ok 1 - x" "num_cmp: a missing right side fails"
+like "$(inner num_cmp "" "==" "" "x")" "^not ok 1 - x" "num_cmp: two missing sides are not equal"
+like "$(inner num_cmp abc ">=" 0 "x")" "^not ok 1 - x" "num_cmp: a word is no number"
+like "$(inner num_cmp 1.5e3 ">" -2 "x")" "^ok 1 - x" "num_cmp: exponents and signs are numbers"
+
+text=$(printf 'first\nsecond\n')
+is "$(line_of "$text" "^second$")" 2 "line_of: the number of the matching line"
+is "$(line_of "$text" "^third$")" "" "line_of: nothing for a line that is not there"
+like "$(inner num_cmp "$(line_of "$text" "^third$")" "<" "$(line_of "$text" "^second$")" "x")" \
+     "^not ok 1 - x" "an order check on a missing line fails"
+
+like "$(inner is "" "0" "x")" "^not ok 1 - x" "is: an empty value is not 0"
+like "$(inner like "" "[0-9]" "x")" "^not ok 1 - x" "like: empty text matches no number"
+like "$(inner ok 1 "x")" "^not ok 1 - x" "ok takes an exit status: 1 fails"
+is "$(field "total: 42 events" "total:")" 42 "field: the number after the label"
+is "$(field "nothing here" "total:")" "" "field: nothing when the label is missing"
+
+done_testing
