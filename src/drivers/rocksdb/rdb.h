@@ -67,8 +67,28 @@ void rdb_store_close(void);
 /* Integer property of the database (rocksdb_property_int); false if unknown. */
 bool rdb_property_int(const char *name, uint64_t *value);
 char *rdb_property_string(const char *name);
-/* Remove the database directory if this tool created it and it holds no table any more. */
+/* After the last table was dropped: if this tool created the directory, remove the files of
+   the database and then the directory, unless it holds anything else (rdb_dir.c). */
 void rdb_store_remove_if_empty(void);
+
+/* ---- the database directory as files (rdb_dir.c) ---- */
+
+/* Written by `prepare` into a directory it creates: `cleanup` may remove such a directory. */
+#define RDB_MARKER_FILE "SYSBENCH-CREATED"
+
+typedef struct {
+  int entries;               /* all but . and .. */
+  char first_entry[256];
+  int foreign;               /* entries that are not plain files RocksDB or sysbench write */
+  char first_foreign[256];
+  bool has_current, has_marker;
+} rdb_dir_contents;
+
+/* Lists `path` without following symlinks; -1 with errno when it cannot be read. */
+int rdb_dir_scan(const char *path, rdb_dir_contents *contents);
+/* Removes the files RocksDB and sysbench wrote in `path`, then the directory if that left it
+   empty; anything else stays, and a warning names the directory and the first such entry. */
+void rdb_dir_remove_database(const char *path);
 
 /* ---- sessions: one per connection ---- */
 

@@ -7,7 +7,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,6 @@
 #include "logger.h"
 #include "options.h"
 #include "rdb.h"
-
-#define MARKER_FILE "SYSBENCH-CREATED"
 
 rdb_store rdb;
 
@@ -64,7 +61,7 @@ static int check_path(const char *path, bool may_create)
       return -1;
     }
     char marker[4096];
-    snprintf(marker, sizeof(marker), "%s/" MARKER_FILE, path);
+    snprintf(marker, sizeof(marker), "%s/" RDB_MARKER_FILE, path);
     FILE *f = fopen(marker, "w");
     if (f == NULL) {
       log_text(LOG_FATAL, "Cannot write in '%s': %s", path, strerror(errno));
@@ -86,7 +83,7 @@ static int check_path(const char *path, bool may_create)
     return -1;
   }
   int entries = dir_entry_count(path);
-  bool only_marker = entries == 1 && file_in(path, MARKER_FILE);
+  bool only_marker = entries == 1 && file_in(path, RDB_MARKER_FILE);
   if (entries > 0 && !only_marker && !file_in(path, "CURRENT")) {
     log_text(LOG_FATAL, "'%s' is not a RocksDB database (no CURRENT file) and not empty: "
              "choose another --rocksdb-path", path);
@@ -96,7 +93,7 @@ static int check_path(const char *path, bool may_create)
     log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first", path);
     return -1;
   }
-  rdb.created_directory = file_in(path, MARKER_FILE);
+  rdb.created_directory = file_in(path, RDB_MARKER_FILE);
   return 0;
 }
 
@@ -329,22 +326,9 @@ char *rdb_property_string(const char *name)
   return rdb.db != NULL ? rocksdb_property_value(rdb.db, name) : NULL;
 }
 
-/* Remove one file or directory of the database tree (nftw callback, depth first). */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void) st; (void) flag; (void) ftw;
-  return remove(path);
-}
-
 void rdb_store_remove_if_empty(void)
 {
-  const char *path = rdb_cfg.path;
   struct stat st;
-
-  if (!rdb.created_directory || path == NULL || !path_exists(path, &st))
-    return;
-  if (!file_in(path, MARKER_FILE) || !file_in(path, "CURRENT"))
-    return;
-  if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-    log_text(LOG_WARNING, "Could not remove all of '%s': %s", path, strerror(errno));
+  if (rdb.created_directory && rdb_cfg.path != NULL && path_exists(rdb_cfg.path, &st))
+    rdb_dir_remove_database(rdb_cfg.path);
 }

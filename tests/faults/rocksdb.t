@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
+# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); `cleanup` next
+# to files of the user's (they stay, and so does the directory).
+. "$(dirname "$0")/../lib/tap.sh"
+. "$SRCDIR/tests/lib/mounts.sh"
+
+if ! "$SB" --help | grep -q "^  rocksdb - "; then
+  if [ "${CI:-}" = true ]; then
+    ok 1 "the binary under test has the rocksdb driver (CI builds it: install librocksdb-dev)"
+  else
+    skip "$SB was built without the rocksdb driver"
+  fi
+  done_testing
+  exit
+fi
+
+db="$TEST_TMP/db"
+rk() { sb "$@" --db-driver=rocksdb --rocksdb-path="$db"; }
+
+checksums() {   # the checksums the last verify read back, one per table
+  printf '%s\n' "$out" | grep -oE "checksum [0-9a-f]{16}$" | tr '\n' ' '
+}
+
+# listing DIR: every entry with its type and size, then the checksum of every plain file: two
+# listings are equal when the directory was left exactly as it was
+listing() {
+  (cd "$1" && find . -mindepth 1 -printf '%P %y %s\n' | sort &&
+   find . -type f -exec md5sum {} + | sort)
+}
+
+load_files() {   # the loader's temporary SST files in DIR
+  find "$1" -maxdepth 1 -name 'load-*.sst' | wc -l
+}
+
+# start_bg OUT COMMAND... : COMMAND in the background from $TEST_TMP, its output in OUT, its
+# pid in $bg. wait_for OUT REGEX: until it printed REGEX (false if it ended first).
+# stop_bg SIGNAL: sends it, waits, and sets $rc and $out.
+start_bg() {
+  local o=$1
+  shift
+  (cd "$TEST_TMP" && exec "$@") >"$o" 2>&1 &
+  bg=$!
+  bg_out=$o
+}
+wait_for() {
+  local i
+  for i in $(seq 1 2400); do
+    grep -Eq -- "$1" "$bg_out" && return 0
+    kill -0 "$bg" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+stop_bg() {
+  kill -"$1" "$bg" 2>/dev/null
+  wait "$bg"
+  rc=$?
+  out=$(cat "$bg_out")
+}
+
+# ---- Ctrl-C and SIGTERM during `run` --------------------------------------------------------
+# As our cpu run: the report of what ran until then, a WARNING naming the signal, exit code
+# 128 + signal. 1.0.20 has no handler: the signal kills it, which the shell sees as the same
+# status.
+
+rk oltp_point_select --table-size=10000 --rand-seed=5 prepare
+is "$rc" 0 "prepare of a 10000-row table for the interrupted runs"
+rk oltp_point_select --table-size=10000 --rand-seed=5 verify
+loaded=$(checksums)
+
+for sig in INT TERM; do
+  n=$(kill -l "$sig")
+  start_bg "$TEST_TMP/run.out" "$SB" oltp_point_select --table-size=10000 --threads=2 --time=600 \
+    --report-interval=1 run --db-driver=rocksdb --rocksdb-path="$db"
+  wait_for "^\[ 1s \] thds: 2"
+  ok $? "SIG$sig during run: the run got to its first interval report before the signal"
+  stop_bg "$sig"
+  is "$rc" $((128 + n)) "SIG$sig during run exits $((128 + n))"
+  like "$out" "SQL statistics:" "... after the report"
+  like "$out" "total number of events: +[1-9][0-9]*" "... of the events that ran"
+  like "$out" "WARNING: The run was interrupted by signal $n; the report covers what ran until then" \
+    "... and a line naming the signal"
+  unlike "$out" "FATAL|Assertion|Aborted" "... and no error"
+  is "$(load_files "$db")" 0 "... leaving no stray file"
+  rk oltp_point_select --table-size=10000 --rand-seed=5 verify
+  is "$rc/$(checksums)" "0/$loaded" "... and the table as prepare left it"
+
+  start_bg "$TEST_TMP/cpu.out" "$SB" cpu --time=600 --report-interval=1 run
+  wait_for "^\[ 1s \] thds: 1"
+  stop_bg "$sig"
+  is "$rc" $((128 + n)) "our cpu run stopped by SIG$sig exits the same $((128 + n))"
+  like "$out" "WARNING: The run was interrupted by signal $n; the report covers what ran until then" \
+    "... with the same line"
+  if have_ref; then
+    # a background job of a script ignores SIGINT unless told otherwise; 1.0.20 keeps that
+    start_bg "$TEST_TMP/ref.out" env --default-signal="$sig" "$REF_SB" cpu --time=600 \
+      --report-interval=1 run
+    wait_for "^\[ 1s \] thds: 1"
+    stop_bg "$sig"
+    is "$rc" $((128 + n)) "1.0.20's cpu run killed by SIG$sig: the shell sees the same $((128 + n))"
+  else
+    skip "no reference sysbench at $REF_SB"
+  fi
+done
+rk oltp_point_select cleanup
+
+# ---- cleanup next to the user's files ------------------------------------------------------
+
+rk oltp_point_select --table-size=100 prepare
+echo keep > "$db/myfile.txt"
+mkdir "$db/notes" && echo inner > "$db/notes/inner.txt"
+echo outside > "$TEST_TMP/outside.txt"
+ln -s "$TEST_TMP/outside.txt" "$db/LOG.old.1"
+rk oltp_point_select cleanup
+is "$rc" 0 "cleanup of a database directory the user put files into succeeds"
+like "$out" "WARNING: Kept the directory '$db': it holds 3 entries sysbench did not write \(the first: '(myfile.txt|notes|LOG.old.1)'\), left untouched; only the database files were removed" \
+  "... saying in one line that it keeps the directory, and why"
+is "$(ls -A "$db" | sort | tr '\n' ' ')" "LOG.old.1 myfile.txt notes " \
+  "... removing the database files and only them"
+is "$(cat "$db/myfile.txt")" "keep" "... the user's file with its content"
+is "$(cat "$db/notes/inner.txt")" "inner" "... a subdirectory with its content"
+[ -L "$db/LOG.old.1" ] && [ "$(cat "$TEST_TMP/outside.txt")" = outside ]
+ok $? "... a symlink named like a RocksDB file, and the file it points to"
+
+db="$TEST_TMP/plain"
+rk oltp_point_select --table-size=100 prepare
+rk oltp_point_select cleanup
+[ ! -e "$db" ]
+ok $? "cleanup of a directory holding only the database removes it"
+
+done_testing
