@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
-# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); `cleanup` next
-# to files of the user's (they stay, and so does the directory).
+# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); foreign
+# directories (every command leaves them exactly as they were); `cleanup` next to files of the
+# user's (they stay, and so does the directory).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mounts.sh"
 
@@ -104,6 +105,81 @@ for sig in INT TERM; do
   fi
 done
 rk oltp_point_select cleanup
+
+# ---- foreign directories: every command refuses them, and they stay exactly as they were ---
+
+# make_foreign DIR [FAMILY]: a RocksDB database of another program (librocksdb through FFI),
+# holding the key "hello" and, given FAMILY, that column family; without its LOCK and LOG
+# files, as a copy of it (a checkpoint, a backup) has none
+cat > "$TEST_TMP/foreign.lua" <<'EOF'
+ffi.cdef[[
+typedef struct rocksdb_t rocksdb_t;
+typedef struct rocksdb_options_t rocksdb_options_t;
+typedef struct rocksdb_writeoptions_t rocksdb_writeoptions_t;
+typedef struct rocksdb_column_family_handle_t rocksdb_column_family_handle_t;
+rocksdb_options_t *rocksdb_options_create(void);
+void rocksdb_options_set_create_if_missing(rocksdb_options_t *, unsigned char);
+rocksdb_t *rocksdb_open(const rocksdb_options_t *, const char *, char **);
+void rocksdb_close(rocksdb_t *);
+rocksdb_writeoptions_t *rocksdb_writeoptions_create(void);
+void rocksdb_put(rocksdb_t *, const rocksdb_writeoptions_t *, const char *, size_t,
+                 const char *, size_t, char **);
+rocksdb_column_family_handle_t *rocksdb_create_column_family(rocksdb_t *,
+    const rocksdb_options_t *, const char *, char **);
+void rocksdb_column_family_handle_destroy(rocksdb_column_family_handle_t *);
+]]
+sysbench.cmdline.options = {
+  ["foreign-dir"] = {"database directory", ""},
+  family = {"column family to add", ""},
+}
+sysbench.cmdline.commands = { make = { function()
+  local C, err = ffi.C, ffi.new("char *[1]")
+  local o = C.rocksdb_options_create()
+  C.rocksdb_options_set_create_if_missing(o, 1)
+  local db = C.rocksdb_open(o, sysbench.opt.foreign_dir, err)
+  assert(err[0] == nil, "rocksdb_open failed")
+  C.rocksdb_put(db, C.rocksdb_writeoptions_create(), "hello", 5, "world", 5, err)
+  if sysbench.opt.family ~= "" then
+    C.rocksdb_column_family_handle_destroy(C.rocksdb_create_column_family(db, o,
+      sysbench.opt.family, err))
+  end
+  C.rocksdb_close(db)
+end } }
+EOF
+make_foreign() {
+  sb foreign.lua --foreign-dir="$1" ${2:+--family="$2"} make
+  rm -f "$1/LOCK" "$1"/LOG*
+  [ -f "$1/CURRENT" ] && [ ! -e "$1/LOCK" ]
+}
+
+mkdir -p "$TEST_TMP/notdb" "$TEST_TMP/badcurrent"
+echo "my notes" > "$TEST_TMP/notdb/notes.txt"
+echo "not a manifest name" > "$TEST_TMP/badcurrent/CURRENT"
+echo "my data" > "$TEST_TMP/badcurrent/data.bin"
+make_foreign "$TEST_TMP/keys"
+ok $? "a RocksDB database of another program (the key 'hello'), without LOCK and LOG"
+make_foreign "$TEST_TMP/family" other
+ok $? "a RocksDB database of another program with a column family 'other'"
+
+refusal() {   # the reason each directory is refused for
+  case $1 in
+    notdb) echo "is not a RocksDB database \(no CURRENT file\) and not empty \(it holds 'notes.txt'\)" ;;
+    badcurrent) echo "has a CURRENT file but RocksDB cannot read it as a database \(Corruption: [^)]*\)" ;;
+    keys) echo "is a RocksDB database sysbench did not create \(it holds the key 'hello'\)" ;;
+    family) echo "is a RocksDB database sysbench did not create \(it has the column family 'other'\)" ;;
+  esac
+}
+for dir in notdb badcurrent keys family; do
+  db="$TEST_TMP/$dir"
+  before=$(listing "$db")
+  for cmd in prepare run verify cleanup; do
+    rk oltp_point_select --table-size=100 --events=1 $cmd
+    is "$rc" 1 "$dir: $cmd exits 1"
+    like "$out" "^FATAL: '$db' $(refusal $dir): choose another --rocksdb-path$" "$dir: $cmd says why, in one line"
+    is "$(listing "$db")" "$before" "$dir: $cmd leaves it exactly as it was (no LOCK, no LOG)"
+  done
+done
+db="$TEST_TMP/db"
 
 # ---- cleanup next to the user's files ------------------------------------------------------
 
