@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
-# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); foreign
+# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); a full disk
+# (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost); foreign
 # directories (every command leaves them exactly as they were); `cleanup` next to files of the
 # user's (they stay, and so does the directory).
 . "$(dirname "$0")/../lib/tap.sh"
@@ -105,6 +106,94 @@ for sig in INT TERM; do
   fi
 done
 rk oltp_point_select cleanup
+
+# ---- a full disk ---------------------------------------------------------------------------
+
+fill() {   # fill DIR KIB: a filler file that leaves KIB KiB free on DIR's file system (0: none)
+  local avail
+  if [ "$2" = 0 ]; then
+    dd if=/dev/zero of="$1/filler" bs=64k 2>/dev/null
+    return 0
+  fi
+  avail=$(df --output=avail -k "$1" | tail -1 | tr -d ' ')
+  dd if=/dev/zero of="$1/filler" bs=1k count=$((avail > $2 ? avail - $2 : 0)) 2>/dev/null
+}
+no_abort() {   # no_abort WHAT: the last command ended by itself, not inside librocksdb
+  unlike "$out$err" "Assertion|Aborted|core dumped" "$1: no assertion, no abort"
+  ok $([ "$rc" -lt 128 ]; echo $?) "$1: exit code $rc, not a signal's"
+}
+
+if scratch_mount small small tmpfs size=16m; then
+  db="$small/db"
+  rk oltp_point_select --table-size=1000 --rand-seed=9 prepare
+  is "$rc" 0 "a small table on a 16M tmpfs"
+  rk oltp_point_select --table-size=1000 --rand-seed=9 verify
+  loaded=$(checksums)
+
+  fill "$small" 0
+  before=$(listing "$db")
+  for cmd in run prepare verify cleanup; do
+    rk oltp_point_select --table-size=1000 --events=10 $cmd
+    is "$rc" 1 "$cmd on a full disk exits 1"
+    like "$out" "^FATAL: No space left on device for the RocksDB database at '$db': its file system has 0 KiB free, opening the database needs [0-9]+ KiB: free some space or choose another --rocksdb-path$" \
+      "... with one line naming the directory and what to do"
+    is "$(count "$out" "No space left")" 1 "... said once"
+    no_abort "$cmd on a full disk"
+    is "$(listing "$db")" "$before" "... and the database directory exactly as it was"
+  done
+  rm -f "$small/filler"
+  rk oltp_point_select --table-size=1000 --events=10 run
+  is "$rc" 0 "with space again, run works"
+  rk oltp_point_select --table-size=1000 --rand-seed=9 verify
+  is "$rc/$(checksums)" "0/$loaded" "... on the table as it was loaded"
+  rk oltp_point_select cleanup
+
+  # A run whose writes fill the disk: RocksDB's write fails, and its LOG (which it would write
+  # the error to, and then abort) stays empty.
+  rk oltp_insert --table-size=1000 prepare
+  fill "$small" 2048
+  rk oltp_insert --table-size=1000 --threads=2 --time=0 --events=1000000 run
+  is "$rc" 1 "a run whose writes fill the disk exits 1"
+  like "$out" "FATAL: .*No space left on device" "... with RocksDB's error"
+  is "$(count "$out" "No space left")" 1 "... in one line"
+  like "$out" "SQL statistics:" "... after the report of what ran"
+  no_abort "a run filling the disk"
+  rm -f "$small/filler"
+  rk oltp_point_select --table-size=1000 --events=10 run
+  is "$rc" 0 "with space again, the database opens and runs"
+  rk oltp_insert cleanup
+
+  # prepare on an almost full file system: refused before anything is created
+  fill "$small" 256
+  rk oltp_point_select --table-size=1000 prepare
+  is "$rc" 1 "prepare with 256K free exits 1"
+  like "$out" "^FATAL: No space left on device for the RocksDB database at '$db'" "... naming the directory"
+  no_abort "prepare with 256K free"
+  [ ! -e "$db" ]
+  ok $? "... and creates nothing"
+  rm -f "$small/filler"
+
+  # a load larger than the space left
+  fill "$small" 2048
+  rk oltp_point_select --table-size=40000 --rand-seed=9 prepare
+  is "$rc" 1 "a load that fills the disk exits 1"
+  like "$out" "FATAL: .*No space left on device: While appending to file: $db/load-[0-9ps-]+\.sst" \
+    "... with the file it could not write"
+  is "$(count "$out" "No space left")" 1 "... in one line"
+  no_abort "a load filling the disk"
+  is "$(load_files "$db")" 0 "... leaving no temporary SST file"
+  rm -f "$small/filler"
+  rk oltp_point_select --table-size=40000 --rand-seed=9 --resume prepare
+  is "$rc" 0 "with space again, prepare --resume loads it"
+  rk oltp_point_select --table-size=40000 --rand-seed=9 verify
+  is "$rc" 0 "... completely"
+  rk oltp_point_select cleanup
+  [ ! -e "$db" ]
+  ok $? "... and cleanup removes it all"
+else
+  mounts_or_skip 48 "full-disk tests need a 16M tmpfs"
+fi
+db="$TEST_TMP/db"
 
 # ---- foreign directories: every command refuses them, and they stay exactly as they were ---
 

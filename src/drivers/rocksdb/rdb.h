@@ -39,6 +39,7 @@ typedef struct {
   const char *options_file;
   rdb_txn_mode txn;
   bool stats;
+  bool info_log;              /* --rocksdb-log: RocksDB writes its LOG file */
 } rdb_config;
 
 extern rdb_config rdb_cfg;
@@ -57,7 +58,8 @@ typedef struct {
   rocksdb_block_based_table_options_t *table_options;
   rocksdb_filterpolicy_t *filter;   /* owned by table_options once set */
   rocksdb_transactiondb_options_t *txn_db_options;
-  bool created_directory;        /* this run created the path (marker file written) */
+  bool created_directory;        /* the directory carries our marker: prepare created it */
+  bool created_now;              /* ... and it was this command's prepare */
 } rdb_store;
 
 extern rdb_store rdb;
@@ -82,6 +84,7 @@ typedef struct {
   int foreign;               /* entries that are not plain files RocksDB or sysbench write */
   char first_foreign[256];
   bool has_current, has_marker;
+  uint64_t replay_bytes;     /* the write-ahead logs: what an open flushes into a table */
 } rdb_dir_contents;
 
 /* Lists `path` without following symlinks; -1 with errno when it cannot be read. */
@@ -89,6 +92,9 @@ int rdb_dir_scan(const char *path, rdb_dir_contents *contents);
 /* Removes the files RocksDB and sysbench wrote in `path`, then the directory if that left it
    empty; anything else stays, and a warning names the directory and the first such entry. */
 void rdb_dir_remove_database(const char *path);
+/* 0 when the file system of `path` has room to open a database whose write-ahead logs take
+   `replay_bytes`; otherwise -1 after a FATAL line. */
+int rdb_dir_check_space(const char *path, uint64_t replay_bytes);
 
 /* ---- sessions: one per connection ---- */
 

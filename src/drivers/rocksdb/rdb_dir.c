@@ -1,19 +1,26 @@
 /*
  * rdb_dir.c: what a database directory holds, as files: the ones RocksDB and this driver
- * write, told apart by name from anything else (a user's file, a subdirectory, a symlink),
- * and removing ours and nothing else. Nothing here follows a symlink or looks inside a
- * subdirectory.
+ * write, told apart by name from anything else (a user's file, a subdirectory, a symlink);
+ * removing ours and nothing else; and whether its file system has room to open a database.
+ * Nothing here follows a symlink or looks inside a subdirectory.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "logger.h"
 #include "rdb.h"
+
+/* Opening a database writes an OPTIONS file and a new MANIFEST (a list of the live files:
+   about 100 bytes each); on top of that it flushes what its write-ahead logs hold into a
+   table file. */
+#define OPEN_MARGIN_BYTES (1u << 20)
 
 /* File names, '#' standing for one or more digits. RocksDB's own (file/filename.cc):
    the numbered table, blob and write-ahead log files, its temporary files (".dbtmp"), the
@@ -81,6 +88,8 @@ int rdb_dir_scan(const char *path, rdb_dir_contents *c)
       c->has_current = true;
     else if (strcmp(e->d_name, RDB_MARKER_FILE) == 0)
       c->has_marker = true;
+    else if (name_matches(e->d_name, "#.log"))
+      c->replay_bytes += (uint64_t) st.st_size;
   }
   closedir(d);
   return 0;
@@ -137,4 +146,20 @@ void rdb_dir_remove_database(const char *path)
   else
     log_text(LOG_WARNING, "Could not remove all the files of the RocksDB directory '%s': %s",
              path, strerror(errno));
+}
+
+int rdb_dir_check_space(const char *path, uint64_t replay_bytes)
+{
+  struct statvfs fs;
+  if (statvfs(path, &fs) != 0 || fs.f_blocks == 0)
+    return 0;   /* nothing to go by: RocksDB will say what is wrong */
+  uint64_t free_bytes = (uint64_t) fs.f_bavail * fs.f_frsize;
+  uint64_t need = OPEN_MARGIN_BYTES + replay_bytes;
+  if (free_bytes >= need)
+    return 0;
+  log_text(LOG_FATAL, "No space left on device for the RocksDB database at '%s': its file "
+           "system has %" PRIu64 " KiB free, opening the database needs %" PRIu64 " KiB: "
+           "free some space or choose another --rocksdb-path", path, free_bytes >> 10,
+           (need + 1023) >> 10);
+  return -1;
 }

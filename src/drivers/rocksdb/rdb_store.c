@@ -1,10 +1,10 @@
 /*
  * rdb_store.c: opening and closing the process's one RocksDB database. Checks the path
  * before RocksDB touches it (never adopts a directory that is not a RocksDB database or that
- * holds another program's, never creates one except for `prepare`), marks directories it
- * creates so `cleanup` may remove them, builds the options (or starts from a RocksDB OPTIONS
- * file), and opens the database plain for prepare/cleanup, otherwise with the transaction
- * layer --rocksdb-txn asks for.
+ * holds another program's, never creates one except for `prepare`, never opens one without
+ * room to), marks directories it creates so `cleanup` may remove them, builds the options (or
+ * starts from a RocksDB OPTIONS file), and opens the database plain for prepare/cleanup,
+ * otherwise with the transaction layer --rocksdb-txn asks for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,11 +19,19 @@
 
 rdb_store rdb;
 
-/* Creates the directory for `prepare`, with the marker that lets `cleanup` remove it. */
+/* rocksdb::InfoLogLevel, which the C API takes as a number */
+enum { RDB_LOG_INFO = 1, RDB_LOG_HEADER = 5 };
+
+/* Creates the directory for `prepare`, with the marker that lets `cleanup` remove it; not
+   on a file system without room for a database (see rdb_dir_check_space). */
 static int create_directory(const char *path)
 {
   if (mkdir(path, 0755) != 0) {
     log_text(LOG_FATAL, "Cannot create the RocksDB directory '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  if (rdb_dir_check_space(path, 0) != 0) {
+    rmdir(path);
     return -1;
   }
   char marker[4096];
@@ -43,6 +51,7 @@ static int create_directory(const char *path)
     return -1;
   }
   rdb.created_directory = true;
+  rdb.created_now = true;
   return 0;
 }
 
@@ -171,7 +180,7 @@ static int check_path(const char *path, bool may_create)
   if (c.has_current && !c.has_marker && check_unmarked_database(path) != 0)
     return -1;
   rdb.created_directory = c.has_marker;
-  return 0;
+  return rdb_dir_check_space(path, c.replay_bytes);
 }
 
 /* Apply a RocksDB OPTIONS file (INI: [DBOptions], [CFOptions "default"],
@@ -278,6 +287,12 @@ static int build_options(bool create)
   if (c->options_file != NULL && apply_options_file(&rdb.options, c->options_file) != 0)
     return -1;
   rocksdb_options_set_create_if_missing(rdb.options, create);
+  /* RocksDB's LOG file, unless --rocksdb-log asks for it, stays empty: a librocksdb built
+     with assertions (Debian's is) aborts the process when it writes to its LOG after a write
+     to it failed, which is what a disk that fills up does to every write. At the header
+     level RocksDB writes nothing at all (its header lines go out at the info level), and
+     unlike a level past it, it is one its OPTIONS file can record. */
+  rocksdb_options_set_info_log_level(rdb.options, c->info_log ? RDB_LOG_INFO : RDB_LOG_HEADER);
 
   if (given("rocksdb-compression"))
     rocksdb_options_set_compression(rdb.options, c->compression);
@@ -326,6 +341,16 @@ static void report_open_error(const char *path, const char *err)
     log_text(LOG_FATAL, "Cannot open the RocksDB database at '%s': %s", path, err);
 }
 
+/* A failed open of a directory this command created leaves nothing behind. */
+static void open_failed(void)
+{
+  bool created_now = rdb.created_now;
+  rdb_store_close();
+  if (created_now)
+    rdb_dir_remove_database(rdb_cfg.path);
+  rdb.created_directory = false;
+}
+
 int rdb_store_open(const char *command)
 {
   bool prepare = command != NULL && strcmp(command, "prepare") == 0;
@@ -335,7 +360,7 @@ int rdb_store_open(const char *command)
   if (rdb_config_load() != 0 || check_path(rdb_cfg.path, prepare) != 0)
     return -1;
   if (build_options(prepare) != 0) {
-    rdb_store_close();
+    open_failed();
     return -1;
   }
 
@@ -360,7 +385,7 @@ int rdb_store_open(const char *command)
   if (err != NULL) {
     report_open_error(rdb_cfg.path, err);
     rocksdb_free(err);
-    rdb_store_close();
+    open_failed();
     return -1;
   }
   return 0;
