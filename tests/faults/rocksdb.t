@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
-# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); a full disk
-# (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost); foreign
-# directories (every command leaves them exactly as they were); `cleanup` next to files of the
-# user's (they stay, and so does the directory).
+# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); verify of a
+# table that does not exist; a full disk (one FATAL line and exit 1, never an abort inside
+# librocksdb, nothing lost); foreign directories (every command leaves them exactly as they
+# were); `cleanup` next to files of the user's (they stay, and so does the directory).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mounts.sh"
 
@@ -106,6 +106,14 @@ for sig in INT TERM; do
   fi
 done
 rk oltp_point_select cleanup
+
+# ---- verify of a table that does not exist (it crashed: no plain database handle) -----------
+
+rk oltp_point_select --table-size=100 prepare
+rk oltp_point_select --table-size=100 --tables=2 verify
+is "$rc" 1 "verify of a table that does not exist exits 1"
+like "$out" "sbtest2: WRONG: the table does not exist" "... saying so"
+rk oltp_point_select --tables=2 cleanup
 
 # ---- a full disk ---------------------------------------------------------------------------
 

@@ -62,20 +62,19 @@ static table_state *table_entry(uint32_t table)
   return &tables[table_count++];
 }
 
-static bool table_has_keys(uint32_t table)
+/* Through the session: verify and scripts' commands open the database with transactions,
+   where there is no plain handle (rdb.db) to read from. */
+static bool table_has_keys(rdb_session *s, uint32_t table)
 {
   char start[6], end[6];
   start[0] = 't';
   rdb_put_u32(start + 1, table);
   start[5] = 0;
   rdb_index_end(end, table, 'z');
-  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  rocksdb_readoptions_set_iterate_upper_bound(ro, end, sizeof(end));
-  rocksdb_iterator_t *it = rocksdb_create_iterator(rdb.db, ro);
+  rocksdb_iterator_t *it = rdb_iterator(s, end, sizeof(end));
   rocksdb_iter_seek(it, start, sizeof(start));
   bool any = rocksdb_iter_valid(it);
   rocksdb_iter_destroy(it);
-  rocksdb_readoptions_destroy(ro);
   return any;
 }
 
@@ -90,7 +89,7 @@ static bool claim_table(rdb_session *s, uint32_t table)
     return false;
   }
   if (!t->checked) {
-    t->exists = rdb_table_meta_get(s, table, &meta) || table_has_keys(table);
+    t->exists = rdb_table_meta_get(s, table, &meta) || table_has_keys(s, table);
     t->checked = true;
   }
   bool ok = !t->exists;
@@ -482,7 +481,7 @@ int rdb_sbtest_state(rdb_session *s, uint32_t table)
   rdb_table_meta meta;
   if (rdb_table_meta_get(s, table, &meta))
     return KV_TABLE_COMPLETE;
-  return table_has_keys(table) ? KV_TABLE_INCOMPLETE : KV_TABLE_ABSENT;
+  return table_has_keys(s, table) ? KV_TABLE_INCOMPLETE : KV_TABLE_ABSENT;
 }
 
 void rdb_sbtest_sizes(uint32_t table, int64_t *data, int64_t *index)
