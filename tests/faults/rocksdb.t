@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
-# (the report, the exit code of our cpu run and of 1.0.20, the table untouched); verify of a
-# table that does not exist; a full disk (one FATAL line and exit 1, never an abort inside
-# librocksdb, nothing lost); foreign directories (every command leaves them exactly as they
-# were); `cleanup` next to files of the user's (they stay, and so does the directory).
+# (the report, the exit code of our cpu run and of 1.0.20, the table untouched) and during
+# `prepare` (the summary, the exit code, an incomplete table every command recognises, no
+# temporary file); a load killed outright (its temporary file removed by the next command); a
+# full disk (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost);
+# foreign directories (every command leaves them exactly as they were); `cleanup` next to files
+# of the user's (they stay, and so does the directory).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mounts.sh"
 
@@ -36,8 +38,8 @@ load_files() {   # the loader's temporary SST files in DIR
 }
 
 # start_bg OUT COMMAND... : COMMAND in the background from $TEST_TMP, its output in OUT, its
-# pid in $bg. wait_for OUT REGEX: until it printed REGEX (false if it ended first).
-# stop_bg SIGNAL: sends it, waits, and sets $rc and $out.
+# pid in $bg. wait_for REGEX: until it printed REGEX (false if it ended first; a bound of two
+# minutes, not a time anything must take). stop_bg SIGNAL: sends it, waits, sets $rc and $out.
 start_bg() {
   local o=$1
   shift
@@ -105,6 +107,76 @@ for sig in INT TERM; do
     skip "no reference sysbench at $REF_SB"
   fi
 done
+rk oltp_point_select cleanup
+
+# ---- Ctrl-C and SIGTERM during `prepare` -----------------------------------------------------
+# SYSBENCH_TEST_LOAD_DELAY makes the loaders wait before each block, so the signal lands in the
+# middle of the load whatever the machine's speed.
+
+prepare_bg() {   # prepare_bg ARGS...: a slowed-down prepare of two tables in the background
+  start_bg "$TEST_TMP/prepare.out" env SYSBENCH_TEST_LOAD_DELAY=0.3 "$SB" oltp_read_write \
+    --tables=2 --table-size=60000 --rand-seed=31 --report-interval=0.2 "$@" prepare \
+    --db-driver=rocksdb --rocksdb-path="$db"
+  wait_for "\[ .*s \] loaded [1-9]"
+}
+
+incomplete_everywhere() {   # incomplete_everywhere WHAT: run, prepare and verify name it
+  rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 --events=1 run
+  is "$rc" 1 "$1: run refuses the incomplete table"
+  like "$out" "Table 'sbtest1' in the RocksDB database at '$db' was left incomplete by an interrupted prepare: run \`cleanup\`, or the same \`prepare\` with --resume" \
+    "... saying it was left incomplete by an interrupted prepare, and what to run"
+  rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 prepare
+  is "$rc" 1 "$1: prepare refuses it"
+  like "$out" "HINT: sbtest1 was left incomplete by an interrupted prepare: \`cleanup\` drops the tables, the same prepare with --resume loads it again" \
+    "... saying the same"
+  rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 verify
+  is "$rc" 1 "$1: verify finds it wrong"
+  like "$out" "sbtest1: WRONG: left incomplete by an interrupted prepare: \`cleanup\` drops it, the same prepare with --resume loads it again" \
+    "... saying the same"
+}
+
+# One thread: sbtest1's rows are all in one file, not ingested yet when the signal comes; the
+# table is marked incomplete all the same.
+prepare_bg --threads=1
+ok $? "SIGINT during prepare (1 thread): the load was under way before the signal"
+stop_bg INT
+is "$rc" 130 "SIGINT during prepare exits 130"
+like "$out" "WARNING: prepare was interrupted by signal 2" "... saying so"
+like "$out" "Incomplete tables: sbtest1 \([0-9]+ of 60000 rows\)" "... naming the incomplete table"
+like "$out" "Tables not created: sbtest2" "... and the one not begun"
+like "$out" "Run \`cleanup\` to drop the tables, or the same \`prepare\` with --resume" \
+  "... and what to run next"
+is "$(load_files "$db")" 0 "... leaving no temporary SST file"
+incomplete_everywhere "after SIGINT before anything was ingested"
+rk oltp_read_write --tables=2 cleanup
+is "$rc/$(ls -A "$TEST_TMP" | grep -c '^db$')" "0/0" "cleanup drops the incomplete table and removes the directory"
+
+# Four threads: each table in ranges of its own files, some ingested when the signal comes.
+prepare_bg --threads=4
+ok $? "SIGTERM during prepare (4 threads): the load was under way before the signal"
+stop_bg TERM
+is "$rc" 143 "SIGTERM during prepare exits 143"
+like "$out" "WARNING: prepare was interrupted by signal 15" "... saying so"
+like "$out" "Incomplete tables: sbtest1 \([0-9]+ of 60000 rows\)" "... naming the incomplete table"
+is "$(load_files "$db")" 0 "... leaving no temporary SST file"
+incomplete_everywhere "after SIGTERM with ranges ingested"
+rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 --resume prepare
+is "$rc" 0 "prepare --resume loads the incomplete table again"
+rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 verify
+is "$rc" 0 "... and verify finds both tables right"
+rk oltp_read_write --tables=2 cleanup
+
+# SIGKILL: nothing in the process can clean up; the next command removes the loader's file.
+start_bg "$TEST_TMP/prepare.out" env SYSBENCH_TEST_LOAD_DELAY=0.3 "$SB" oltp_point_select \
+  --table-size=60000 --report-interval=0.2 prepare --db-driver=rocksdb --rocksdb-path="$db"
+wait_for "\[ .*s \] loaded [1-9]"
+stop_bg KILL
+num_cmp "$(load_files "$db")" ">" 0 "a load killed by SIGKILL leaves its temporary SST file"
+rk oltp_point_select --table-size=60000 --events=1 run
+like "$out" "WARNING: Removed [0-9]+ temporary SST files? an interrupted prepare left in '$db'" \
+  "the next command removes it, saying so"
+is "$(load_files "$db")" 0 "... and it is gone"
+like "$out" "was left incomplete by an interrupted prepare" "... and the table is incomplete"
 rk oltp_point_select cleanup
 
 # ---- verify of a table that does not exist (it crashed: no plain database handle) -----------
@@ -191,6 +263,9 @@ if scratch_mount small small tmpfs size=16m; then
   no_abort "a load filling the disk"
   is "$(load_files "$db")" 0 "... leaving no temporary SST file"
   rm -f "$small/filler"
+  rk oltp_point_select --table-size=40000 --rand-seed=9 prepare
+  like "$out" "HINT: sbtest1 was left incomplete by an interrupted prepare" \
+    "the table it was loading is recognised as incomplete"
   rk oltp_point_select --table-size=40000 --rand-seed=9 --resume prepare
   is "$rc" 0 "with space again, prepare --resume loads it"
   rk oltp_point_select --table-size=40000 --rand-seed=9 verify
@@ -199,7 +274,7 @@ if scratch_mount small small tmpfs size=16m; then
   [ ! -e "$db" ]
   ok $? "... and cleanup removes it all"
 else
-  mounts_or_skip 48 "full-disk tests need a 16M tmpfs"
+  mounts_or_skip 49 "full-disk tests need a 16M tmpfs"
 fi
 db="$TEST_TMP/db"
 

@@ -89,6 +89,10 @@ typedef struct {
 
 /* Lists `path` without following symlinks; -1 with errno when it cannot be read. */
 int rdb_dir_scan(const char *path, rdb_dir_contents *contents);
+/* A temporary SST file of the loader (rdb_load.c names them). */
+bool rdb_dir_is_load_file(const char *name);
+/* Unlinks the loader's temporary SST files in `path`; how many, or -1. */
+int rdb_dir_remove_load_files(const char *path);
 /* Removes the files RocksDB and sysbench wrote in `path`, then the directory if that left it
    empty; anything else stays, and a warning names the directory and the first such entry. */
 void rdb_dir_remove_database(const char *path);

@@ -56,6 +56,11 @@ static bool written_by_us(const char *name)
   return false;
 }
 
+bool rdb_dir_is_load_file(const char *name)
+{
+  return name_matches(name, "load-#-#-p-#.sst") || name_matches(name, "load-#-#-s-#.sst");
+}
+
 static bool is_dot(const char *name)
 {
   return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
@@ -122,6 +127,11 @@ static int remove_files(const char *path, bool (*wanted)(const char *name))
     removed++;
   closedir(d);
   return removed;
+}
+
+int rdb_dir_remove_load_files(const char *path)
+{
+  return remove_files(path, rdb_dir_is_load_file);
 }
 
 void rdb_dir_remove_database(const char *path)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "load_state.h"
 #include "logger.h"
 #include "options.h"
 #include "rdb.h"
@@ -341,6 +342,23 @@ static void report_open_error(const char *path, const char *err)
     log_text(LOG_FATAL, "Cannot open the RocksDB database at '%s': %s", path, err);
 }
 
+/* After an interrupted prepare that could not wait for a thread, before the process ends:
+   the loader's temporary files go (the reporter thread calls this; see load_state.h). */
+static void remove_load_files_at_exit(void)
+{
+  rdb_dir_remove_load_files(rdb_cfg.path);
+}
+
+/* With the database open (its LOCK held, so no other process is loading into it): files of
+   a load that was killed before it could remove them. */
+static void remove_stale_load_files(const char *path)
+{
+  int removed = rdb_dir_remove_load_files(path);
+  if (removed > 0)
+    log_text(LOG_WARNING, "Removed %d temporary SST file%s an interrupted prepare left in '%s'",
+             removed, removed == 1 ? "" : "s", path);
+}
+
 /* A failed open of a directory this command created leaves nothing behind. */
 static void open_failed(void)
 {
@@ -388,6 +406,9 @@ int rdb_store_open(const char *command)
     open_failed();
     return -1;
   }
+  remove_stale_load_files(rdb_cfg.path);
+  if (prepare)
+    sb_load_on_forced_exit(remove_load_files_at_exit);
   return 0;
 }
 
