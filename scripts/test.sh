@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test.sh [PATTERN]: sets everything up and runs the whole test suite: the unit tests (also
 # built with AddressSanitizer and UBSan), the black-box tests of the binary, the same
-# command-line tests on the sanitizer binary, and the live tests against private MariaDB and
-# PostgreSQL servers and RocksDB. Ends with one line "N passed, N failed[, N skipped]" and
-# exits non-zero on any failure.
+# command-line and fault tests on the sanitizer binary, and the live tests against private
+# MariaDB and PostgreSQL servers and RocksDB. Ends with one line "N passed, N failed[, N
+# skipped]" and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +34,9 @@ tests/run.sh "$@" | tee "$log"
 add_counts "$log"
 echo "== command-line tests of src/sysbench-asan (AddressSanitizer + UBSan)"
 tests/run.sh --sb src/sysbench-asan --only cli "$@" | tee "$log"
+add_counts "$log"
+echo "== fault tests of src/sysbench-asan (signals, full disks, foreign directories)"
+tests/run.sh --sb src/sysbench-asan --only faults "$@" | tee "$log"
 add_counts "$log"
 rm -f "$log"
 

@@ -291,6 +291,7 @@ static void handle_interrupt(void)
     usleep(20000);
   }
   print_interrupt_summary();
+  load_state_forced_exit();
   log_flush();
   fflush(stdout);
   fflush(stderr);

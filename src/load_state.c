@@ -45,6 +45,7 @@ static struct {
 };
 
 static volatile sig_atomic_t interrupted_by;
+static void (*forced_exit_cleanup)(void);
 
 /* The first Ctrl-C (or SIGTERM) asks the threads to stop where they are; the progress
    reporter makes sure the command ends within a second. A second one ends it at once. */
@@ -351,6 +352,18 @@ bool sb_load_stream_refused(void)
 bool load_state_failed(void)
 {
   return __atomic_load_n(&st.failed, __ATOMIC_ACQUIRE);
+}
+
+void sb_load_on_forced_exit(void (*cleanup)(void))
+{
+  __atomic_store_n(&forced_exit_cleanup, cleanup, __ATOMIC_RELEASE);
+}
+
+void load_state_forced_exit(void)
+{
+  void (*cleanup)(void) = __atomic_load_n(&forced_exit_cleanup, __ATOMIC_ACQUIRE);
+  if (cleanup != NULL)
+    cleanup();
 }
 
 bool sb_load_test_pause(void)

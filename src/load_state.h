@@ -139,6 +139,10 @@ void sb_load_say(const char *text);
    see progress lines and can interrupt a load in its middle whatever the machine's speed.
    False when the command is stopping. */
 bool sb_load_test_pause(void);
+/* What a driver does when an interrupted command ends without waiting for a thread still
+   busy after the grace period (see load_report.c): remove the temporary files such a thread
+   was writing, say. Called from the progress reporter's thread, right before _exit(). */
+void sb_load_on_forced_exit(void (*cleanup)(void));
 
 /* The command's table `number`, or NULL when no command runs or it has no such table. The
    pointer stays valid for the process's life; the verify fields are its finisher's. */
@@ -156,5 +160,7 @@ int load_state_signal(void);
 /* Called by the progress reporter once a second after an interrupt: true when every
    thread has ended. */
 bool load_state_all_threads_done(void);
+/* Runs the driver's sb_load_on_forced_exit() function, if any. */
+void load_state_forced_exit(void);
 
 #endif

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # run.sh: runs the test suite and prints one summary line "N passed, N failed[, N skipped]".
 #
-#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|live] [PATTERN...]
+#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|faults|live] [PATTERN...]
 #
 # With patterns, only the tests whose path contains one of them run.
 #
 # Every test prints TAP ("ok N - ...", "not ok N - ...", "ok N # SKIP why"); a test program
 # that exits non-zero without reporting a failure counts as one failure. The unit tests are
-# the compiled tests/unit/test_* programs; cli and live tests are tests/{cli,compat,live}/*.t (bash).
+# the compiled tests/unit/test_* programs; the others are tests/{cli,compat,faults,live}/*.t
+# (bash; faults: crashes, signals, full disks and bad directories, on private mounts).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -81,7 +82,7 @@ if [ -z "$only" ] || [ "$only" = unit ]; then
     run_one "unit/$(basename "$t")" "$t"
   done
 fi
-for kind in cli compat live; do
+for kind in cli compat faults live; do
   [ -n "$only" ] && [ "$only" != "$kind" ] && continue
   for t in "$src/tests/$kind"/*.t; do
     [ -f "$t" ] || continue

@@ -39,6 +39,7 @@ typedef struct {
   const char *options_file;
   rdb_txn_mode txn;
   bool stats;
+  bool info_log;              /* --rocksdb-log: RocksDB writes its LOG file */
 } rdb_config;
 
 extern rdb_config rdb_cfg;
@@ -57,7 +58,8 @@ typedef struct {
   rocksdb_block_based_table_options_t *table_options;
   rocksdb_filterpolicy_t *filter;   /* owned by table_options once set */
   rocksdb_transactiondb_options_t *txn_db_options;
-  bool created_directory;        /* this run created the path (marker file written) */
+  bool created_directory;        /* the directory carries our marker: prepare created it */
+  bool created_now;              /* ... and it was this command's prepare */
 } rdb_store;
 
 extern rdb_store rdb;
@@ -67,8 +69,36 @@ void rdb_store_close(void);
 /* Integer property of the database (rocksdb_property_int); false if unknown. */
 bool rdb_property_int(const char *name, uint64_t *value);
 char *rdb_property_string(const char *name);
-/* Remove the database directory if this tool created it and it holds no table any more. */
+/* After the last table was dropped: if this tool created the directory, remove the files of
+   the database and then the directory, unless it holds anything else (rdb_dir.c). */
 void rdb_store_remove_if_empty(void);
+
+/* ---- the database directory as files (rdb_dir.c) ---- */
+
+/* Written by `prepare` into a directory it creates: `cleanup` may remove such a directory. */
+#define RDB_MARKER_FILE "SYSBENCH-CREATED"
+
+typedef struct {
+  int entries;               /* all but . and .. */
+  char first_entry[256];
+  int foreign;               /* entries that are not plain files RocksDB or sysbench write */
+  char first_foreign[256];
+  bool has_current, has_marker;
+  uint64_t replay_bytes;     /* the write-ahead logs: what an open flushes into a table */
+} rdb_dir_contents;
+
+/* Lists `path` without following symlinks; -1 with errno when it cannot be read. */
+int rdb_dir_scan(const char *path, rdb_dir_contents *contents);
+/* A temporary SST file of the loader (rdb_load.c names them). */
+bool rdb_dir_is_load_file(const char *name);
+/* Unlinks the loader's temporary SST files in `path`; how many, or -1. */
+int rdb_dir_remove_load_files(const char *path);
+/* Removes the files RocksDB and sysbench wrote in `path`, then the directory if that left it
+   empty; anything else stays, and a warning names the directory and the first such entry. */
+void rdb_dir_remove_database(const char *path);
+/* 0 when the file system of `path` has room to open a database whose write-ahead logs take
+   `replay_bytes`; otherwise -1 after a FATAL line. */
+int rdb_dir_check_space(const char *path, uint64_t replay_bytes);
 
 /* ---- sessions: one per connection ---- */
 

@@ -34,6 +34,7 @@ const option_decl rdb_args[] = {
   {.name = "rocksdb-txn", .desc = "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", .default_text = "pessimistic", .type = SB_ARG_TYPE_STRING,
    .choices = txn_names, .any_case = true},
   {.name = "rocksdb-stats", .desc = "print RocksDB statistics and the block cache hit rate after the run", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+  {.name = "rocksdb-log", .desc = "write RocksDB's LOG file (off: it stays empty, as a full disk makes librocksdb abort while writing it)", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}
 };
 
@@ -111,5 +112,6 @@ int rdb_config_load(void)
   if (c->options_file != NULL && *c->options_file == '\0')
     c->options_file = NULL;
   c->stats = opt_bool("rocksdb-stats");
+  c->info_log = opt_bool("rocksdb-log");
   return 0;
 }

@@ -221,7 +221,13 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
   }
   if (!rdb_table_meta_get(s, table, &st->meta)) {
     free(st);
-    if (stmt->connection->error == DB_ERROR_NONE)
+    if (stmt->connection->error != DB_ERROR_NONE)
+      return -1;
+    if (rdb_sbtest_state(s, table) == KV_TABLE_INCOMPLETE)
+      rdb_fail_sql(s, DB_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' in the RocksDB database "
+                   "at '%s' was left incomplete by an interrupted prepare: run `cleanup`, or "
+                   "the same `prepare` with --resume", table, rdb_cfg.path);
+    else
       rdb_fail_sql(s, DB_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' doesn't exist in the "
                    "RocksDB database at '%s' (run the prepare command first)", table,
                    rdb_cfg.path);

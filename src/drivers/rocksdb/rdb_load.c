@@ -35,7 +35,7 @@
 typedef struct {
   uint32_t table;
   bool checked;
-  bool exists;
+  int state;                 /* KV_TABLE_* as the first thread found it */
   uint32_t slices_done;
   uint64_t checksum;         /* sum of the slices' row checksums */
 } table_state;
@@ -62,27 +62,59 @@ static table_state *table_entry(uint32_t table)
   return &tables[table_count++];
 }
 
-static bool table_has_keys(uint32_t table)
+/* Through the session: verify and scripts' commands open the database with transactions,
+   where there is no plain handle (rdb.db) to read from. */
+static bool table_has_keys(rdb_session *s, uint32_t table)
 {
   char start[6], end[6];
   start[0] = 't';
   rdb_put_u32(start + 1, table);
   start[5] = 0;
   rdb_index_end(end, table, 'z');
-  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  rocksdb_readoptions_set_iterate_upper_bound(ro, end, sizeof(end));
-  rocksdb_iterator_t *it = rocksdb_create_iterator(rdb.db, ro);
+  rocksdb_iterator_t *it = rdb_iterator(s, end, sizeof(end));
   rocksdb_iter_seek(it, start, sizeof(start));
   bool any = rocksdb_iter_valid(it);
   rocksdb_iter_destroy(it);
-  rocksdb_readoptions_destroy(ro);
   return any;
+}
+
+/* What a table's metadata key holds while the table is loaded: shorter than the record of a
+   finished load (the only value rdb_table_meta_get takes), so until that record replaces it
+   the table is incomplete for every command, even when the load was stopped before any of
+   its files was ingested. */
+#define LOADING_MARK "loading"
+
+static bool meta_key_present(rdb_session *s, uint32_t table)
+{
+  char key[RDB_META_KEY_LEN], *err = NULL;
+  rdb_meta_key(key, table);
+  rocksdb_pinnableslice_t *v = rdb_get(s, key, sizeof(key), false, &err);
+  if (err != NULL)
+    rocksdb_free(err);
+  if (v == NULL)
+    return false;
+  rocksdb_pinnableslice_destroy(v);
+  return true;
+}
+
+/* Marks the table incomplete before any of its rows goes in (every slice does: the mark
+   is the same, and the record of the finished load comes after the last slice). */
+static int mark_loading(rdb_session *s, uint32_t table)
+{
+  char key[RDB_META_KEY_LEN], *err = NULL;
+  rdb_meta_key(key, table);
+  rocksdb_put(rdb.db, s->write, key, sizeof(key), LOADING_MARK, sizeof(LOADING_MARK) - 1,
+              &err);
+  if (err != NULL) {
+    rdb_fail(s, err, "table metadata");
+    return -1;
+  }
+  return 0;
 }
 
 /* The first thread to reach a table checks it is new; the others wait for that answer. */
 static bool claim_table(rdb_session *s, uint32_t table)
 {
-  rdb_table_meta meta;
   pthread_mutex_lock(&load_mutex);
   table_state *t = table_entry(table);
   if (t == NULL) {
@@ -90,14 +122,17 @@ static bool claim_table(rdb_session *s, uint32_t table)
     return false;
   }
   if (!t->checked) {
-    t->exists = rdb_table_meta_get(s, table, &meta) || table_has_keys(table);
+    t->state = rdb_sbtest_state(s, table);
     t->checked = true;
   }
-  bool ok = !t->exists;
+  int state = t->state;
   pthread_mutex_unlock(&load_mutex);
-  if (!ok)
+  if (state == KV_TABLE_INCOMPLETE)
+    rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists: it was "
+                 "left incomplete by an interrupted prepare (`cleanup` drops it)", table);
+  else if (state != KV_TABLE_ABSENT)
     rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
-  return ok;
+  return state == KV_TABLE_ABSENT;
 }
 
 /* RocksDB's SST writer drops every file it writes from the OS page cache, so after a load
@@ -370,6 +405,9 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
       for (size_t i = 0; i < n && rc == 0; i++) {
         rdb_secondary_key(key, spec->table, pairs[i].k, pairs[i].id);
         rc = stream_put(&index, key, RDB_SECONDARY_KEY_LEN, "", 0);
+        /* a chunk's index takes seconds to write: a Ctrl-C must not wait for it */
+        if (rc == 0 && (i + 1) % PROGRESS_ROWS == 0 && sb_load_stopping())
+          rc = KV_LOAD_STOPPED;
       }
       if (rc == 0)
         rc = stream_finish_file(&index);
@@ -405,7 +443,7 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
                  spec->slices);
     return -1;
   }
-  if (!claim_table(s, spec->table))
+  if (!claim_table(s, spec->table) || mark_loading(s, spec->table) != 0)
     return -1;
 
   int64_t rows = (int64_t) spec->rows;
@@ -448,6 +486,8 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
 int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
 {
   uint64_t checksum = 0;
+  if (mark_loading(s, spec->table) != 0)
+    return -1;
   if (!sb_load_test_pause())
     return KV_LOAD_STOPPED;
   int rc = spec->last_id >= spec->first_id
@@ -482,7 +522,9 @@ int rdb_sbtest_state(rdb_session *s, uint32_t table)
   rdb_table_meta meta;
   if (rdb_table_meta_get(s, table, &meta))
     return KV_TABLE_COMPLETE;
-  return table_has_keys(table) ? KV_TABLE_INCOMPLETE : KV_TABLE_ABSENT;
+  /* keys without the record: a load stopped before this version marked tables */
+  return meta_key_present(s, table) || table_has_keys(s, table) ? KV_TABLE_INCOMPLETE
+                                                             : KV_TABLE_ABSENT;
 }
 
 void rdb_sbtest_sizes(uint32_t table, int64_t *data, int64_t *index)
@@ -554,7 +596,11 @@ int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report
   int64_t expected_id = 1, first_missing = 0;
 
   if (!rdb_table_meta_get(s, table, &meta)) {
-    snprintf(report, report_len, "table sbtest%u does not exist", table);
+    if (rdb_sbtest_state(s, table) == KV_TABLE_INCOMPLETE)
+      snprintf(report, report_len, "sbtest%u: left incomplete by an interrupted prepare: "
+               "`cleanup` drops it, the same prepare with --resume loads it again", table);
+    else
+      snprintf(report, report_len, "table sbtest%u does not exist", table);
     return 1;
   }
   rdb_primary_key(start, table, INT64_MIN);

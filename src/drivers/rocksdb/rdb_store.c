@@ -1,81 +1,159 @@
 /*
  * rdb_store.c: opening and closing the process's one RocksDB database. Checks the path
- * before RocksDB touches it (never adopts a directory that is not a RocksDB database, never
- * creates one except for `prepare`), marks directories it creates so `cleanup` may remove
- * them, builds the options (or starts from a RocksDB OPTIONS file), and opens the database
- * plain for prepare/cleanup, otherwise with the transaction layer --rocksdb-txn asks for.
+ * before RocksDB touches it (never adopts a directory that is not a RocksDB database or that
+ * holds another program's, never creates one except for `prepare`, never opens one without
+ * room to), marks directories it creates so `cleanup` may remove them, builds the options (or
+ * starts from a RocksDB OPTIONS file), and opens the database plain for prepare/cleanup,
+ * otherwise with the transaction layer --rocksdb-txn asks for.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "load_state.h"
 #include "logger.h"
 #include "options.h"
 #include "rdb.h"
 
-#define MARKER_FILE "SYSBENCH-CREATED"
-
 rdb_store rdb;
 
-static bool path_exists(const char *path, struct stat *st)
-{
-  return stat(path, st) == 0;
-}
+/* rocksdb::InfoLogLevel, which the C API takes as a number */
+enum { RDB_LOG_INFO = 1, RDB_LOG_HEADER = 5 };
 
-static int dir_entry_count(const char *path)
+/* Creates the directory for `prepare`, with the marker that lets `cleanup` remove it; not
+   on a file system without room for a database (see rdb_dir_check_space). */
+static int create_directory(const char *path)
 {
-  DIR *d = opendir(path);
-  int n = 0;
-  if (d == NULL)
+  if (mkdir(path, 0755) != 0) {
+    log_text(LOG_FATAL, "Cannot create the RocksDB directory '%s': %s", path, strerror(errno));
     return -1;
-  for (struct dirent *e; (e = readdir(d)) != NULL;)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-      n++;
-  closedir(d);
-  return n;
+  }
+  if (rdb_dir_check_space(path, 0) != 0) {
+    rmdir(path);
+    return -1;
+  }
+  char marker[4096];
+  snprintf(marker, sizeof(marker), "%s/" RDB_MARKER_FILE, path);
+  FILE *f = fopen(marker, "w");
+  if (f == NULL) {
+    log_text(LOG_FATAL, "Cannot write in '%s': %s", path, strerror(errno));
+    rmdir(path);
+    return -1;
+  }
+  fputs("This RocksDB directory was created by sysbench; its 'cleanup' command may remove "
+        "it.\n", f);
+  if (fclose(f) != 0) {
+    log_text(LOG_FATAL, "Cannot write in '%s': %s", path, strerror(errno));
+    unlink(marker);
+    rmdir(path);
+    return -1;
+  }
+  rdb.created_directory = true;
+  rdb.created_now = true;
+  return 0;
 }
 
-static bool file_in(const char *dir, const char *name)
+/* The first key of a database outside the key spaces of this driver ('m' metadata, 't'
+   tables, 'u' the key-value API), shown printable in `shown`; false when there is none.
+   One seek per leading byte present, so at most four seeks whatever the size. */
+static bool foreign_key(rocksdb_t *db, char *shown, size_t len)
 {
-  char path[4096];
-  struct stat st;
-  snprintf(path, sizeof(path), "%s/%s", dir, name);
-  return stat(path, &st) == 0;
+  rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+  rocksdb_iterator_t *it = rocksdb_create_iterator(db, ro);
+  bool found = false;
+  for (rocksdb_iter_seek_to_first(it); rocksdb_iter_valid(it);) {
+    size_t kl;
+    const char *k = rocksdb_iter_key(it, &kl);
+    char lead = kl > 0 ? k[0] : '\0';
+    if (lead != 'm' && lead != 't' && lead != 'u') {
+      size_t used = 0;
+      for (size_t i = 0; i < kl && i < 24 && used + 5 < len; i++)
+        used += (size_t) snprintf(shown + used, len - used,
+                                  k[i] >= 0x20 && k[i] < 0x7f ? "%c" : "\\x%02x",
+                                  (unsigned char) k[i]);
+      shown[used] = '\0';
+      found = true;
+      break;
+    }
+    char next = (char) (lead + 1);
+    rocksdb_iter_seek(it, &next, 1);
+  }
+  rocksdb_iter_destroy(it);
+  rocksdb_readoptions_destroy(ro);
+  return found;
 }
 
-/* Decide whether the path may be used, creating it for prepare. */
+/* Only the default column family (read from CURRENT and the MANIFEST: nothing written);
+   otherwise a FATAL line and -1. */
+static int check_column_families(const rocksdb_options_t *o, const char *path)
+{
+  char *err = NULL;
+  size_t n = 0;
+  char **families = rocksdb_list_column_families(o, path, &n, &err);
+  if (err != NULL) {
+    log_text(LOG_FATAL, "'%s' has a CURRENT file but RocksDB cannot read it as a database "
+             "(%s): choose another --rocksdb-path", path, err);
+    rocksdb_free(err);
+    return -1;
+  }
+  const char *other = NULL;
+  for (size_t i = 0; i < n && other == NULL; i++)
+    if (strcmp(families[i], "default") != 0)
+      other = families[i];
+  if (other != NULL)
+    log_text(LOG_FATAL, "'%s' is a RocksDB database sysbench did not create (it has the "
+             "column family '%s'): choose another --rocksdb-path", path, other);
+  rocksdb_list_column_families_destroy(families, n);
+  return other != NULL ? -1 : 0;
+}
+
+/* Only keys of ours, read in RocksDB's read-only mode (no LOCK taken, no LOG written);
+   otherwise a FATAL line and -1. */
+static int check_keys(const rocksdb_options_t *o, const char *path)
+{
+  char *err = NULL, key[128];
+  rocksdb_t *db = rocksdb_open_for_read_only(o, path, 0, &err);
+  if (err != NULL) {
+    log_text(LOG_FATAL, "Cannot read the RocksDB database at '%s': %s", path, err);
+    rocksdb_free(err);
+    return -1;
+  }
+  bool foreign = foreign_key(db, key, sizeof(key));
+  if (foreign)
+    log_text(LOG_FATAL, "'%s' is a RocksDB database sysbench did not create (it holds the key "
+             "'%s'): choose another --rocksdb-path", path, key);
+  rocksdb_close(db);
+  return foreign ? -1 : 0;
+}
+
+/* A database without our marker is used only when this tool could have written it (a
+   `prepare` into a directory that existed, or an older version's): the default column
+   family alone, and keys of ours only. Both are found out without writing there, so a
+   directory refused here stays exactly as it was. */
+static int check_unmarked_database(const char *path)
+{
+  rocksdb_options_t *o = rocksdb_options_create();
+  int rc = check_column_families(o, path) == 0 && check_keys(o, path) == 0 ? 0 : -1;
+  rocksdb_options_destroy(o);
+  return rc;
+}
+
+/* Decide whether the path may be used, creating it for prepare. Every refusal comes before
+   RocksDB writes anything there (its LOCK, LOG, OPTIONS files). */
 static int check_path(const char *path, bool may_create)
 {
   struct stat st;
+  rdb_dir_contents c;
 
-  if (!path_exists(path, &st)) {
-    if (!may_create) {
-      log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first, or "
-               "point --rocksdb-path at one", path);
-      return -1;
-    }
-    if (mkdir(path, 0755) != 0) {
-      log_text(LOG_FATAL, "Cannot create the RocksDB directory '%s': %s", path, strerror(errno));
-      return -1;
-    }
-    char marker[4096];
-    snprintf(marker, sizeof(marker), "%s/" MARKER_FILE, path);
-    FILE *f = fopen(marker, "w");
-    if (f == NULL) {
-      log_text(LOG_FATAL, "Cannot write in '%s': %s", path, strerror(errno));
-      rmdir(path);
-      return -1;
-    }
-    fputs("This RocksDB directory was created by sysbench; its 'cleanup' command may remove "
-          "it.\n", f);
-    fclose(f);
-    rdb.created_directory = true;
-    return 0;
+  if (stat(path, &st) != 0) {
+    if (may_create)
+      return create_directory(path);
+    log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first, or "
+             "point --rocksdb-path at one", path);
+    return -1;
   }
   if (!S_ISDIR(st.st_mode)) {
     log_text(LOG_FATAL, "--rocksdb-path '%s' exists and is not a directory", path);
@@ -85,19 +163,25 @@ static int check_path(const char *path, bool may_create)
     log_text(LOG_FATAL, "Cannot write in the RocksDB directory '%s': %s", path, strerror(errno));
     return -1;
   }
-  int entries = dir_entry_count(path);
-  bool only_marker = entries == 1 && file_in(path, MARKER_FILE);
-  if (entries > 0 && !only_marker && !file_in(path, "CURRENT")) {
-    log_text(LOG_FATAL, "'%s' is not a RocksDB database (no CURRENT file) and not empty: "
-             "choose another --rocksdb-path", path);
+  if (rdb_dir_scan(path, &c) != 0) {
+    log_text(LOG_FATAL, "Cannot read the RocksDB directory '%s': %s", path, strerror(errno));
     return -1;
   }
-  if (!file_in(path, "CURRENT") && !may_create) {
+  /* Without CURRENT: empty, or only what a database of ours left before it had one. */
+  if (!c.has_current && c.entries > 0 && (c.foreign > 0 || !c.has_marker)) {
+    log_text(LOG_FATAL, "'%s' is not a RocksDB database (no CURRENT file) and not empty (it "
+             "holds '%s'): choose another --rocksdb-path", path,
+             c.foreign > 0 ? c.first_foreign : c.first_entry);
+    return -1;
+  }
+  if (!c.has_current && !may_create) {
     log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first", path);
     return -1;
   }
-  rdb.created_directory = file_in(path, MARKER_FILE);
-  return 0;
+  if (c.has_current && !c.has_marker && check_unmarked_database(path) != 0)
+    return -1;
+  rdb.created_directory = c.has_marker;
+  return rdb_dir_check_space(path, c.replay_bytes);
 }
 
 /* Apply a RocksDB OPTIONS file (INI: [DBOptions], [CFOptions "default"],
@@ -204,6 +288,12 @@ static int build_options(bool create)
   if (c->options_file != NULL && apply_options_file(&rdb.options, c->options_file) != 0)
     return -1;
   rocksdb_options_set_create_if_missing(rdb.options, create);
+  /* RocksDB's LOG file, unless --rocksdb-log asks for it, stays empty: a librocksdb built
+     with assertions (Debian's is) aborts the process when it writes to its LOG after a write
+     to it failed, which is what a disk that fills up does to every write. At the header
+     level RocksDB writes nothing at all (its header lines go out at the info level), and
+     unlike a level past it, it is one its OPTIONS file can record. */
+  rocksdb_options_set_info_log_level(rdb.options, c->info_log ? RDB_LOG_INFO : RDB_LOG_HEADER);
 
   if (given("rocksdb-compression"))
     rocksdb_options_set_compression(rdb.options, c->compression);
@@ -252,6 +342,33 @@ static void report_open_error(const char *path, const char *err)
     log_text(LOG_FATAL, "Cannot open the RocksDB database at '%s': %s", path, err);
 }
 
+/* After an interrupted prepare that could not wait for a thread, before the process ends:
+   the loader's temporary files go (the reporter thread calls this; see load_state.h). */
+static void remove_load_files_at_exit(void)
+{
+  rdb_dir_remove_load_files(rdb_cfg.path);
+}
+
+/* With the database open (its LOCK held, so no other process is loading into it): files of
+   a load that was killed before it could remove them. */
+static void remove_stale_load_files(const char *path)
+{
+  int removed = rdb_dir_remove_load_files(path);
+  if (removed > 0)
+    log_text(LOG_WARNING, "Removed %d temporary SST file%s an interrupted prepare left in '%s'",
+             removed, removed == 1 ? "" : "s", path);
+}
+
+/* A failed open of a directory this command created leaves nothing behind. */
+static void open_failed(void)
+{
+  bool created_now = rdb.created_now;
+  rdb_store_close();
+  if (created_now)
+    rdb_dir_remove_database(rdb_cfg.path);
+  rdb.created_directory = false;
+}
+
 int rdb_store_open(const char *command)
 {
   bool prepare = command != NULL && strcmp(command, "prepare") == 0;
@@ -261,7 +378,7 @@ int rdb_store_open(const char *command)
   if (rdb_config_load() != 0 || check_path(rdb_cfg.path, prepare) != 0)
     return -1;
   if (build_options(prepare) != 0) {
-    rdb_store_close();
+    open_failed();
     return -1;
   }
 
@@ -286,9 +403,12 @@ int rdb_store_open(const char *command)
   if (err != NULL) {
     report_open_error(rdb_cfg.path, err);
     rocksdb_free(err);
-    rdb_store_close();
+    open_failed();
     return -1;
   }
+  remove_stale_load_files(rdb_cfg.path);
+  if (prepare)
+    sb_load_on_forced_exit(remove_load_files_at_exit);
   return 0;
 }
 
@@ -329,22 +449,9 @@ char *rdb_property_string(const char *name)
   return rdb.db != NULL ? rocksdb_property_value(rdb.db, name) : NULL;
 }
 
-/* Remove one file or directory of the database tree (nftw callback, depth first). */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void) st; (void) flag; (void) ftw;
-  return remove(path);
-}
-
 void rdb_store_remove_if_empty(void)
 {
-  const char *path = rdb_cfg.path;
   struct stat st;
-
-  if (!rdb.created_directory || path == NULL || !path_exists(path, &st))
-    return;
-  if (!file_in(path, MARKER_FILE) || !file_in(path, "CURRENT"))
-    return;
-  if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-    log_text(LOG_WARNING, "Could not remove all of '%s': %s", path, strerror(errno));
+  if (rdb.created_directory && rdb_cfg.path != NULL && stat(rdb_cfg.path, &st) == 0)
+    rdb_dir_remove_database(rdb_cfg.path);
 }
