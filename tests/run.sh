@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # run.sh: runs the test suite and prints one summary line "N passed, N failed[, N skipped]".
 #
-#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|faults|live] [PATTERN...]
+#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|faults|live] [-j N]
+#                [PATTERN...]
 #
-# With patterns, only the tests whose path contains one of them run.
+# With patterns, only the tests whose path contains one of them run. Test files run N at a
+# time (-j N, or $TEST_JOBS; default: the number of CPUs plus one, as most of a test's time is
+# spent waiting for servers and for time-limited runs); the live and compat files, the longest,
+# start first. Results are printed in start order, each file's line when it has finished.
 #
 # Every test prints TAP ("ok N - ...", "not ok N - ...", "ok N # SKIP why"); a test program
 # that exits non-zero without reporting a failure counts as one failure. The unit tests are
@@ -15,12 +19,15 @@ src=$(cd "$here/.." && pwd)
 sb="$src/src/sysbench"
 unit_dir="$src/tests/unit"
 only=""
+jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 patterns=()
 while [ $# -gt 0 ]; do
   case $1 in
     --sb) sb=$2; shift 2 ;;
     --unit-dir) unit_dir=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    -j) jobs=$2; shift 2 ;;
+    -j*) jobs=${1#-j}; shift ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) patterns+=("$1"); shift ;;
   esac
@@ -35,6 +42,7 @@ if [ "$(readlink -f "$sb")" = "$(readlink -f /usr/bin/sysbench 2>/dev/null)" ]; 
   echo "run.sh: refusing to test the reference sysbench ($sb)" >&2
   exit 2
 fi
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -j wants a number of jobs >= 1, not '$jobs'" >&2; exit 2; }
 export SB="$sb" SRCDIR="$src"
 
 selected() {   # selected PATH: true when no pattern was given or PATH contains one
@@ -50,13 +58,48 @@ passed=0 failed=0 skipped=0
 failed_names=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/sbrun.XXXXXX")
 
-run_one() {   # run_one NAME COMMAND...
-  local name=$1 log="$log_dir/$(echo "$1" | tr '/' '_').log"
-  shift
-  local start=$(date +%s)
-  "$@" >"$log" 2>&1
-  local status=$? secs=$(( $(date +%s) - start ))
-  local p f s
+# The test files, in the order they start: names[i] is what the summary shows, commands[i]
+# what runs (a unit test program, or a .t file for bash).
+names=() commands=()
+for kind in live compat faults cli; do
+  [ -n "$only" ] && [ "$only" != "$kind" ] && continue
+  for t in "$src/tests/$kind"/*.t; do
+    [ -f "$t" ] || continue
+    selected "$t" || continue
+    names+=("$kind/$(basename "$t" .t)"); commands+=("$t")
+  done
+done
+if [ -z "$only" ] || [ "$only" = unit ]; then
+  for t in "$unit_dir"/test_*; do
+    [ -x "$t" ] || continue
+    case $t in *.c|*.o) continue ;; esac
+    selected "$t" || continue
+    names+=("unit/$(basename "$t")"); commands+=("$t")
+  done
+fi
+
+# Runs test i in the background; its output goes to $log_dir/i.log, "status seconds" to i.done.
+# The test gets SIGINT and SIGQUIT back: a background job of a non-interactive shell has them
+# ignored, and the programs it starts would inherit that (sysbench keeps an ignored SIGINT
+# ignored, as 1.0.20 does, so a test's Ctrl-C would never arrive).
+start_one() {
+  local i=$1 cmd=${commands[$1]}
+  (
+    start=$(date +%s)
+    if [[ $cmd == *.t ]]; then
+      env --default-signal=INT,QUIT bash "$cmd" >"$log_dir/$i.log" 2>&1
+    else
+      env --default-signal=INT,QUIT "$cmd" >"$log_dir/$i.log" 2>&1
+    fi
+    echo "$? $(( $(date +%s) - start ))" >"$log_dir/$i.tmp"
+    mv "$log_dir/$i.tmp" "$log_dir/$i.done"
+  ) &
+}
+
+# Prints the summary line of finished test i (and its failures and skips) and adds its counts.
+report_one() {
+  local i=$1 name=${names[$1]} log="$log_dir/$1.log" status secs p f s
+  read -r status secs <"$log_dir/$i.done"
   p=$(grep -cE '^ok [0-9]+( |$)' "$log" | tr -d ' ')
   s=$(grep -cE '^ok [0-9]+ # SKIP' "$log" | tr -d ' ')
   f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -74,22 +117,25 @@ run_one() {   # run_one NAME COMMAND...
   grep -E '^ok [0-9]+ # SKIP' "$log" | sed 's/^/    /' | head -10
 }
 
-if [ -z "$only" ] || [ "$only" = unit ]; then
-  for t in "$unit_dir"/test_*; do
-    [ -x "$t" ] || continue
-    case $t in *.c|*.o) continue ;; esac
-    selected "$t" || continue
-    run_one "unit/$(basename "$t")" "$t"
+next_start=0 next_report=0 running=0
+while [ "$next_report" -lt ${#names[@]} ]; do
+  while [ "$running" -lt "$jobs" ] && [ "$next_start" -lt ${#names[@]} ]; do
+    start_one "$next_start"
+    next_start=$((next_start + 1)); running=$((running + 1))
   done
-fi
-for kind in cli compat faults live; do
-  [ -n "$only" ] && [ "$only" != "$kind" ] && continue
-  for t in "$src/tests/$kind"/*.t; do
-    [ -f "$t" ] || continue
-    selected "$t" || continue
-    run_one "$kind/$(basename "$t" .t)" bash "$t"
+  if [ -f "$log_dir/$next_report.done" ]; then
+    report_one "$next_report"
+    next_report=$((next_report + 1))
+    continue
+  fi
+  # a finished job frees a slot; its report waits for the ones started before it
+  if wait -n 2>/dev/null; then :; fi
+  running=0
+  for ((i = next_report; i < next_start; i++)); do
+    [ -f "$log_dir/$i.done" ] || running=$((running + 1))
   done
 done
+wait
 
 rm -rf "$log_dir"
 [ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]}"

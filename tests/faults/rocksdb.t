@@ -43,7 +43,10 @@ load_files() {   # the loader's temporary SST files in DIR
 start_bg() {
   local o=$1
   shift
-  (cd "$TEST_TMP" && exec "$@") >"$o" 2>&1 &
+  # emptied here, not by the background job's redirection: wait_for must not find the text of
+  # an earlier run in the file before the job has started
+  : >"$o"
+  (cd "$TEST_TMP" && exec "$@") >>"$o" 2>&1 &
   bg=$!
   bg_out=$o
 }

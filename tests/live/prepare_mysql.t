@@ -30,7 +30,8 @@ drop_all() {
 interrupt_when() {   # interrupt_when REGEX ARGS...
   local regex=$1 pid i
   shift
-  (cd "$TEST_TMP" && exec "$SB" "$@" "${MYSQL_ARGS[@]}") >"$TEST_TMP/bg.out" 2>&1 &
+  : >"$TEST_TMP/bg.out"   # emptied before the job starts: no earlier run's text to match
+  (cd "$TEST_TMP" && exec "$SB" "$@" "${MYSQL_ARGS[@]}") >>"$TEST_TMP/bg.out" 2>&1 &
   pid=$!
   for i in $(seq 1 600); do
     grep -Eq -- "$regex" "$TEST_TMP/bg.out" && break
