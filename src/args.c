@@ -13,8 +13,6 @@
 #include "logger.h"
 #include "options.h"
 
-#define CONFIG_LINE_MAX 4096
-
 static const char *current_command;
 
 /* Boolean options given a value that is not a boolean. 1.0.20 does not take such an argument
@@ -123,44 +121,63 @@ static int parse_config_value(char *raw, char *out, size_t outlen)
   return 0;
 }
 
+/* One line of a config file (trimmed, not blank, not a comment). 0, or -1 after an error
+   message: the file stops there. */
+static int apply_config_line(char *text, const char *where)
+{
+  char *eq = strchr(text, '=');
+
+  if (eq == NULL) {
+    fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where, text);
+    return 0;
+  }
+  *eq = '\0';
+  char *name = trim(text);
+  if (strncmp(name, "--", 2) == 0)
+    name += 2;
+  /* The value is never longer than the text it comes from (+2: parse_config_value keeps
+     room for a comma and the terminator). */
+  size_t room = strlen(eq + 1) + 2;
+  char *value = malloc(room);
+  if (value == NULL) {
+    fprintf(stderr, "%s: out of memory\n", where);
+    return -1;
+  }
+  int rc = 0;
+  if (*name == '\0' || parse_config_value(eq + 1, value, room) != 0) {
+    fprintf(stderr, "%s: cannot parse '%s' (expected name=value, with quotes closed)\n",
+            where, name);
+    rc = -1;
+  } else {
+    rc = set_one(name, value, true, where);
+  }
+  free(value);
+  return rc;
+}
+
 static int read_config_file(const char *path)
 {
   FILE *f = fopen(path, "r");
-  char line[CONFIG_LINE_MAX], value[CONFIG_LINE_MAX], where[CONFIG_LINE_MAX + 64];
-  int lineno = 0;
+  char *line = NULL, where[1024];
+  size_t capacity = 0;
+  int lineno = 0, rc = 0;
 
   if (f == NULL) {
     fprintf(stderr, "Cannot read the config file '%s': %s\n", path, strerror(errno));
     return -1;
   }
-  while (fgets(line, sizeof(line), f) != NULL) {
+  /* getline: a line of any length is one line (a long comment must not turn into settings). */
+  while (rc == 0 && getline(&line, &capacity, f) != -1) {
     lineno++;
     char *text = trim(line);
     if (*text == '\0' || *text == '#' || *text == ';')
       continue;
-    char *eq = strchr(text, '=');
     snprintf(where, sizeof(where), "config file '%s' line %d", path, lineno);
-    if (eq == NULL) {
-      fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where, text);
-      continue;
-    }
-    *eq = '\0';
-    char *name = trim(text);
-    if (strncmp(name, "--", 2) == 0)
-      name += 2;
-    if (*name == '\0' || parse_config_value(eq + 1, value, sizeof(value)) != 0) {
-      fprintf(stderr, "%s: cannot parse '%s' (expected name=value, with quotes closed)\n",
-              where, name);
-      fclose(f);
-      return -1;
-    }
-    if (set_one(name, value, true, where) != 0) {
-      fclose(f);
-      return -1;
-    }
+    rc = apply_config_line(text, where);
   }
+  free(line);
   fclose(f);
-  return 0;
+  return rc;
 }
 
 /* A config file may name another one; the limit stops a file that (indirectly) names itself

@@ -82,6 +82,25 @@ sb cpu run --config-file=noeq.cfg --events=1 --time=0
 is "$rc|$err" "0|WARNING: config file 'noeq.cfg' line 1: expected name=value, got 'threads'; line ignored" \
    "a line without '=' is ignored with a warning"
 
+# Lines longer than any buffer are one line: the rest of a long comment is still comment.
+pad() { head -c "$1" /dev/zero | tr '\0' c; }
+{ printf 'verbosity=3 # '; pad 5000; printf '\nthreads=3\n'; } | write long.cfg
+sb cpu run --config-file=long.cfg --events=1 --time=0
+is "$rc|$err" "0|" "a 5,000-byte comment line is one line: no warning about its tail"
+like "$out" "Number of threads: 3" "... and the line after it applies"
+{ printf 'verbosity=3 # '; pad 4081; printf 'threads=5\n'; } | write split.cfg
+sb cpu run --config-file=split.cfg --events=1 --time=0
+like "$out" "Number of threads: 1$" \
+     "'threads=5' at byte 4,095 of a comment stays comment (it was once read as a setting)"
+{ printf 'threads=2 # '; pad 1048576; printf '\n'; } | write huge.cfg
+sb cpu run --config-file=huge.cfg --events=1 --time=0
+is "$rc|$(count "$err" .)" "0|0" "a 1 MB line prints no warning (it printed 257)"
+like "$out" "Number of threads: 2" "... and its setting applies"
+{ printf "str='"; pad 10000; printf "'\n"; } | write longvalue.cfg
+sb opts.lua dump --config-file=longvalue.cfg
+is "$rc" 0 "a 10,000-byte quoted value is read"
+is "$(optval str | wc -c)" 10001 "... whole (10,000 bytes and the newline)"
+
 printf 'str="unterminated\n' | write quote.cfg
 sb opts.lua dump --config-file=quote.cfg
 is "$rc|$err" "1|config file 'quote.cfg' line 1: cannot parse 'str' (expected name=value, with quotes closed)" \

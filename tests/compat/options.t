@@ -81,6 +81,22 @@ done
 sb cpu --time=2.5 --report-interval=0.5 --rate=10.5 --cpu-max-prime=50 --events=3 run
 is "$rc" 0 "fractional --time, --report-interval and --rate are accepted"
 
+# ---- config files ---------------------------------------------------------------------------
+pad() { head -c "$1" /dev/zero | tr '\0' c; }
+printf 'threads=2\nevents=3\n# a comment\n' | write plain.cfg
+same "a config file" --file plain.cfg -- cpu --config-file=plain.cfg --cpu-max-prime=50 run
+# 'threads=5' starts at byte 4,095 of the comment, where a 4,096-byte buffer split the line.
+{ printf 'verbosity=3 # '; pad 4081; printf 'threads=5\nevents=2\n'; } |
+  write split.cfg
+same "a comment line longer than 4,095 bytes stays one comment" --file split.cfg -- \
+     cpu --config-file=split.cfg --cpu-max-prime=50 run
+{ printf 'events=2 # '; pad 1048576; printf '\n'; } | write huge.cfg
+same "a 1 MB config line" --file huge.cfg -- cpu --config-file=huge.cfg --cpu-max-prime=50 \
+     run
+printf 'foo\nevents=2\n' | write noeq.cfg
+same "a line without '=' is skipped (ours warns)" --allow config-line-without-equals \
+     --file noeq.cfg -- cpu --config-file=noeq.cfg --cpu-max-prime=50 run
+
 # ---- deprecated aliases ---------------------------------------------------------------------
 same "--max-requests" -- cpu --max-requests=3 --cpu-max-prime=50 run
 same "--num-threads" -- cpu --num-threads=2 --events=4 --cpu-max-prime=50 run
