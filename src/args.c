@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "args.h"
 #include "logger.h"
@@ -155,18 +156,42 @@ static int apply_config_line(char *text, const char *where)
   return rc;
 }
 
-static int read_config_file(const char *path)
+/* fopen() gives a directory to "r" and the first read fails; a directory is refused here
+   as a missing file is. Pipes and devices stay readable (--config-file=<(...)). */
+static FILE *open_config_file(const char *path)
 {
   FILE *f = fopen(path, "r");
+  struct stat st;
+
+  if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  return f;
+}
+
+/* 1.0.20's line for a config file it cannot open ("f.cfg: No such file or directory", as
+   perror prints it); 1.0.20 then goes on without the file, we stop. */
+static void report_unreadable(const char *path, int error)
+{
+  fprintf(stderr, "%s: %s\n", path, strerror(error));
+  fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
+}
+
+static int read_config_file(const char *path)
+{
+  FILE *f = open_config_file(path);
   char *line = NULL, where[1024];
   size_t capacity = 0;
   int lineno = 0, rc = 0;
 
   if (f == NULL) {
-    fprintf(stderr, "Cannot read the config file '%s': %s\n", path, strerror(errno));
+    report_unreadable(path, errno);
     return -1;
   }
   /* getline: a line of any length is one line (a long comment must not turn into settings). */
+  errno = 0;
   while (rc == 0 && getline(&line, &capacity, f) != -1) {
     lineno++;
     char *text = trim(line);
@@ -174,6 +199,11 @@ static int read_config_file(const char *path)
       continue;
     snprintf(where, sizeof(where), "config file '%s' line %d", path, lineno);
     rc = apply_config_line(text, where);
+    errno = 0;
+  }
+  if (rc == 0 && ferror(f)) {
+    report_unreadable(path, errno != 0 ? errno : EIO);
+    rc = -1;
   }
   free(line);
   fclose(f);

@@ -2,8 +2,9 @@
 # config_file.t: --config-file=FILE reads name=value lines as if they were on the command line,
 # at the position of --config-file (later settings win). Comments, quotes and lists as in
 # 1.0.20. Deliberate differences: script options set there are applied (1.0.20 resets them
-# to their defaults), a missing file is an error, a bad value names file and line, and an
-# unknown name is a warning (one file often serves several tests).
+# to their defaults), a missing file (or a directory) is an error, a bad value names file and
+# line, and an unknown name or a line without '=' is a warning (one file often serves several
+# tests).
 . "$(dirname "$0")/../lib/tap.sh"
 
 opt_dump_script opts.lua 'sysbench.cmdline.options = {
@@ -54,8 +55,22 @@ sb cpu run --config-file=plain.cfg --events=1 --time=0
 like "$out" "Number of threads: 4" "a config file works for compiled-in tests"
 
 sb opts.lua dump --config-file=nosuch.cfg
-is "$rc|$out|$err" "1||Cannot read the config file 'nosuch.cfg': No such file or directory" \
-   "a missing config file is an error naming it (1.0.20 warns and goes on)"
+is "$rc|$out|$err" "1||nosuch.cfg: No such file or directory
+HINT: --config-file expects a readable file of name=value lines" \
+   "a missing config file: 1.0.20's line, a hint, exit 1 (1.0.20 goes on without it)"
+mkdir "$TEST_TMP/cfgdir"
+sb cpu run --config-file=cfgdir --events=1 --time=0
+is "$rc|$out|$err" "1||cfgdir: Is a directory
+HINT: --config-file expects a readable file of name=value lines" \
+   "a directory as config file is refused as a missing file is (it was silently ignored)"
+printf 'config-file=cfgdir\n' | write todir.cfg
+sb cpu run --config-file=todir.cfg --events=1 --time=0
+is "$rc|$err" "1|cfgdir: Is a directory
+HINT: --config-file expects a readable file of name=value lines" \
+   "... also when a config file names it"
+sb cpu run --config-file=<(printf 'threads=2\n') --events=1 --time=0
+is "$rc" 0 "a pipe (process substitution) is a config file"
+like "$out" "Number of threads: 2" "... and its settings apply"
 
 printf '# first line\nthreads=abc\n' | write bad.cfg
 sb cpu run --config-file=bad.cfg

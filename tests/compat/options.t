@@ -93,6 +93,8 @@ same "a comment line longer than 4,095 bytes stays one comment" --file split.cfg
 { printf 'events=2 # '; pad 1048576; printf '\n'; } | write huge.cfg
 same "a 1 MB config line" --file huge.cfg -- cpu --config-file=huge.cfg --cpu-max-prime=50 \
      run
+same "a missing config file: 1.0.20's line (then we stop)" --allow config-file-unreadable -- \
+     --config-file=nonexist
 printf 'foo\nevents=2\n' | write noeq.cfg
 same "a line without '=' is skipped (ours warns)" --allow config-line-without-equals \
      --file noeq.cfg -- cpu --config-file=noeq.cfg --cpu-max-prime=50 run
