@@ -13,6 +13,7 @@
 #include "args.h"
 #include "logger.h"
 #include "options.h"
+#include "printable.h"
 
 static const char *current_command;
 
@@ -128,8 +129,11 @@ static int apply_config_line(char *text, const char *where)
 {
   char *eq = strchr(text, '=');
 
+  char shown[PRINTABLE_MAX];
+
   if (eq == NULL) {
-    fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where, text);
+    fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where,
+            printable(text, shown, sizeof(shown)));
     return 0;
   }
   *eq = '\0';
@@ -147,7 +151,7 @@ static int apply_config_line(char *text, const char *where)
   int rc = 0;
   if (*name == '\0' || parse_config_value(eq + 1, value, room) != 0) {
     fprintf(stderr, "%s: cannot parse '%s' (expected name=value, with quotes closed)\n",
-            where, name);
+            where, printable(name, shown, sizeof(shown)));
     rc = -1;
   } else {
     rc = set_one(name, value, true, where);
@@ -175,14 +179,16 @@ static FILE *open_config_file(const char *path)
    perror prints it); 1.0.20 then goes on without the file, we stop. */
 static void report_unreadable(const char *path, int error)
 {
-  fprintf(stderr, "%s: %s\n", path, strerror(error));
+  char shown[PRINTABLE_MAX];
+
+  fprintf(stderr, "%s: %s\n", printable(path, shown, sizeof(shown)), strerror(error));
   fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
 }
 
 static int read_config_file(const char *path)
 {
   FILE *f = open_config_file(path);
-  char *line = NULL, where[1024];
+  char *line = NULL, where[PRINTABLE_MAX + 64], shown[PRINTABLE_MAX];
   size_t capacity = 0;
   int lineno = 0, rc = 0;
 
@@ -197,7 +203,8 @@ static int read_config_file(const char *path)
     char *text = trim(line);
     if (*text == '\0' || *text == '#' || *text == ';')
       continue;
-    snprintf(where, sizeof(where), "config file '%s' line %d", path, lineno);
+    snprintf(where, sizeof(where), "config file '%s' line %d",
+             printable(path, shown, sizeof(shown)), lineno);
     rc = apply_config_line(text, where);
     errno = 0;
   }
@@ -217,10 +224,12 @@ static int read_config_file(const char *path)
 int args_read_config_file(const char *path)
 {
   static int depth;
+  char shown[PRINTABLE_MAX];
 
   if (depth >= CONFIG_NESTING_MAX) {
     fprintf(stderr, "Cannot read the config file '%s': config files nest more than %d deep "
-            "(does one include itself?)\n", path, CONFIG_NESTING_MAX);
+            "(does one include itself?)\n", printable(path, shown, sizeof(shown)),
+            CONFIG_NESTING_MAX);
     return -1;
   }
   depth++;
@@ -243,7 +252,9 @@ int args_parse(int argc, char *argv[], parsed_args *out)
         out->command = arg;
         current_command = arg;
       } else {
-        fprintf(stderr, "Unrecognized command line argument: %s\n", arg);
+        char shown[PRINTABLE_MAX];
+        fprintf(stderr, "Unrecognized command line argument: %s\n",
+                printable(arg, shown, sizeof(shown)));
         return -1;
       }
       continue;
@@ -275,10 +286,11 @@ int args_parse(int argc, char *argv[], parsed_args *out)
 int args_check_pending(bool accept_unknown)
 {
   int rc = 0;
+  char shown[PRINTABLE_MAX], shown_value[PRINTABLE_MAX];
 
   for (size_t i = 0; i < rejected_flag_count; i++) {
     char *eq = strchr(rejected_flags[i], '=');
-    fprintf(stderr, "invalid option: --%s\n", rejected_flags[i]);
+    fprintf(stderr, "invalid option: --%s\n", printable(rejected_flags[i], shown, sizeof(shown)));
     fprintf(stderr, "HINT: --%.*s is on or off: give on|off, true|false or 1|0\n",
             (int) (eq - rejected_flags[i]), rejected_flags[i]);   /* as options.c says it */
     rc = -1;
@@ -296,12 +308,13 @@ int args_check_pending(bool accept_unknown)
       continue;
     if (option_from_config(opt)) {
       log_text(LOG_WARNING, "the config file sets '%s', which this test does not use; ignored",
-               option_name(opt));
+               printable(option_name(opt), shown, sizeof(shown)));
       continue;
     }
     const char *text = option_text(opt);
-    fprintf(stderr, "invalid option: --%s%s%s\n", option_given_name(opt), text ? "=" : "",
-            text ? text : "");
+    fprintf(stderr, "invalid option: --%s%s%s\n",
+            printable(option_given_name(opt), shown, sizeof(shown)), text ? "=" : "",
+            text ? printable(text, shown_value, sizeof(shown_value)) : "");
     rc = -1;
   }
   return rc;

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "options.h"
+#include "printable.h"
 
 struct sb_option {
   char *name;
@@ -269,7 +270,7 @@ static bool parse_number_list(sb_arg_type_t type, const char *text, double *firs
    it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
 {
-  char dash[128];
+  char dash[128], shown[PRINTABLE_MAX];
   bool ok = true;
   bool empty = text == NULL || *text == '\0';
   char **items = NULL;
@@ -286,7 +287,8 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
       value.number = first;
     if (!ok) {
       snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s, "
-               "or a list of them separated by commas", opt->name, text,
+               "or a list of them separated by commas", opt->name,
+               printable(text, shown, sizeof(shown)),
                dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
       return -1;
     }
@@ -320,17 +322,20 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
     const char *as_typed = opt->given_name ? opt->given_name
                                            : dashed(opt->name, dash, sizeof(dash));
     snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
-             "true|false or 1|0", as_typed, text ? text : "", as_typed);
+             "true|false or 1|0", as_typed, printable(text ? text : "", shown, sizeof(shown)),
+             as_typed);
     return -1;
   }
   if (!ok) {
     /* 1.0.20's line, then what would be accepted. */
     snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s",
-             opt->name, text ? text : "", dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
+             opt->name, printable(text ? text : "", shown, sizeof(shown)),
+             dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
     return -1;
   }
   if (opt->validate != NULL && !opt->validate(opt->name, text)) {
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name, text ? text : "");
+    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name,
+             printable(text ? text : "", shown, sizeof(shown)));
     return -1;
   }
 
@@ -458,9 +463,10 @@ static void say_choices(const option_decl *r, char *buf, size_t len)
 void option_report_invalid(const char *name, const char *value, const char *compat_error,
                            const char *expect)
 {
-  char dash[128];
+  char dash[128], shown[PRINTABLE_MAX];
 
   dashed(name, dash, sizeof(dash));
+  value = printable(value, shown, sizeof(shown));
   fflush(stderr);
   if (compat_error != NULL) {
     /* The template's one "%s" is the value (not printf: the text is data, not a format). */

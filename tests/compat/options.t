@@ -99,6 +99,15 @@ printf 'foo\nevents=2\n' | write noeq.cfg
 same "a line without '=' is skipped (ours warns)" --allow config-line-without-equals \
      --file noeq.cfg -- cpu --config-file=noeq.cfg --cpu-max-prime=50 run
 
+# ---- control bytes are echoed escaped (\x1b), 1.0.20 prints them raw -------------------------
+same "an ESC in an unknown option's name" --allow escaped-control-bytes -- \
+     "${quick[@]}" $'--fo\e[2Jo=1' run
+same "an ESC in a bad value" --allow escaped-control-bytes -- "${quick[@]}" $'--threads=\e[31m' run
+same "an ESC in an unknown test name" --allow escaped-control-bytes -- $'cp\e[2Ju' run
+printf 'threads=\e[31m\n' | write esc.cfg
+same "an ESC in a config file's value" --allow escaped-control-bytes --file esc.cfg -- \
+     "${quick[@]}" --config-file=esc.cfg run
+
 # ---- deprecated aliases ---------------------------------------------------------------------
 same "--max-requests" -- cpu --max-requests=3 --cpu-max-prime=50 run
 same "--num-threads" -- cpu --num-threads=2 --events=4 --cpu-max-prime=50 run
