@@ -205,7 +205,8 @@ static int load_forced_shutdown(run_config *cfg)
   if (end == text || (*end != '\0' && !percent) || !(n >= 0 && seconds <= MAX_SECONDS)) {
     long whole;
     const char *rest;
-    bool ref_takes = whole_number(text, &whole, &rest) && (*rest == '\0' || strcmp(rest, "%") == 0);
+    bool ref_takes = whole_number(text, &whole, &rest) &&
+                     (*rest == '\0' || strcmp(rest, "%") == 0);
     option_report_invalid("forced-shutdown", text,
                           ref_takes ? NULL : "FATAL: Invalid value for --forced-shutdown: '%s'",
                           expect);

@@ -35,7 +35,8 @@ int main(void)
   ok(shown_as("\xc3(", "\\xc3("), "a truncated UTF-8 sequence is escaped byte by byte");
   ok(shown_as("\xc0\xaf", "\\xc0\\xaf"), "an overlong encoding is escaped");
   ok(shown_as("\xed\xa0\x80", "\\xed\\xa0\\x80"), "a UTF-16 surrogate is escaped");
-  ok(shown_as("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"), "a code point above U+10FFFF is escaped");
+  ok(shown_as("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"),
+     "a code point above U+10FFFF is escaped");
 
   const char *lines = "line one\n\tline two";
   ok(printable_message(lines, buf, sizeof(buf)) == lines,
