@@ -28,6 +28,14 @@ const char *args_current_command(void)
   return current_command;
 }
 
+void args_forget(void)
+{
+  for (size_t i = 0; i < rejected_flag_count; i++)
+    free(rejected_flags[i]);
+  rejected_flag_count = 0;
+  current_command = NULL;
+}
+
 static int set_one(const char *name, const char *value, bool from_config, const char *where)
 {
   char err[512];
@@ -175,6 +183,13 @@ static FILE *open_config_file(const char *path)
   return f;
 }
 
+static FILE *(*config_opener)(const char *path) = open_config_file;
+
+void args_set_config_opener(FILE *(*open)(const char *path))
+{
+  config_opener = open != NULL ? open : open_config_file;
+}
+
 /* 1.0.20's line for a config file it cannot open ("f.cfg: No such file or directory", as
    perror prints it); 1.0.20 then goes on without the file, we stop. */
 static void report_unreadable(const char *path, int error)
@@ -187,7 +202,7 @@ static void report_unreadable(const char *path, int error)
 
 static int read_config_file(const char *path)
 {
-  FILE *f = open_config_file(path);
+  FILE *f = config_opener(path);
   char *line = NULL, where[PRINTABLE_MAX + 64], shown[PRINTABLE_MAX];
   size_t capacity = 0;
   int lineno = 0, rc = 0;

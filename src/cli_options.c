@@ -313,6 +313,15 @@ int cli_options_load_run_config(run_config *cfg)
   return 0;
 }
 
+int cli_options_check(run_config *run, rand_config *rand)
+{
+  if (cli_options_resolve_aliases() != 0 || options_check_given() != 0 ||
+      cli_options_apply_log() != 0 || cli_options_load_run_config(run) != 0 ||
+      cli_options_load_rand_config(rand) != 0)
+    return -1;
+  return 0;
+}
+
 int cli_options_apply_log(void)
 {
   if (opt_bool("debug"))

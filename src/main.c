@@ -136,10 +136,7 @@ static int configure(int argc, char *argv[], parsed_args *args)
     printf("%s\n", VERSION_STRING);
     exit(EXIT_SUCCESS);
   }
-  if (cli_options_resolve_aliases() != 0 || options_check_given() != 0 ||
-      cli_options_apply_log() != 0 || cli_options_load_run_config(&run) != 0 ||
-      cli_options_load_rand_config(&rand) != 0 ||
-      results_configure(args->command, &run) != 0)
+  if (cli_options_check(&run, &rand) != 0 || results_configure(args->command, &run) != 0)
     return EXIT_FAILURE;
 
   runner_configure(&run);

@@ -157,6 +157,8 @@ for d in "${durations[@]}"; do
   is "$rc:$(printf '%s\n%s' "$out" "$err" | sed '/^$/d; /^sysbench 1/d')" "1:$want" \
      "$arg in a config file: the same line(s), exit 1"
 done
+bad "--threads=9223372036854775807,1" "FATAL: Invalid value for --threads: 9223372036854775807." \
+    "HINT: --threads expects 1 to 100000, or a list such as 8,16,32 (one run each)"
 sb cpu run --events=1 --time=1e9 --forced-shutdown=1000%
 is "$rc:$out" "1:FATAL: Invalid value for --forced-shutdown: 1000% (expected $fs_range)" \
    "a percentage of --time past 1e9 seconds is refused (it overflowed the deadline)"
