@@ -136,7 +136,6 @@ static int parse_config_value(char *raw, char *out, size_t outlen)
 static int apply_config_line(char *text, const char *where)
 {
   char *eq = strchr(text, '=');
-
   char shown[PRINTABLE_MAX];
 
   if (eq == NULL) {
