@@ -10,9 +10,11 @@ build_pkgs="build-essential autoconf automake libtool pkg-config libluajit-5.1-d
 # The reference sysbench 1.0.20 and MariaDB and PostgreSQL servers for side-by-side and live
 # tests; openssl for the TLS tests; util-linux-extra for fincore (is a table in the page cache?);
 # xz-utils to unpack the TiDB server beside the repository (../shared/tidb); chromium renders
-# the result pages and charts (tests/cli/results_render.t); man-db for `man sysbench`.
+# the result pages and charts (tests/cli/results_render.t); man-db for `man sysbench`; clang
+# and its runtime libraries (libFuzzer, not pulled in without recommends) build the parser's
+# fuzz target (tests/cli/fuzz_parser.t).
 test_pkgs="sysbench mariadb-server mariadb-client postgresql postgresql-client openssl procps
-  python3 iproute2 strace util-linux-extra xz-utils chromium man-db"
+  python3 iproute2 strace util-linux-extra xz-utils chromium man-db clang libclang-rt-dev"
 
 want="$build_pkgs"
 [ "${1:-}" = "--test" ] && want="$want $test_pkgs"

@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "args.h"
 #include "logger.h"
 #include "options.h"
-
-#define CONFIG_LINE_MAX 4096
+#include "printable.h"
 
 static const char *current_command;
 
@@ -26,6 +26,14 @@ static size_t rejected_flag_count;
 const char *args_current_command(void)
 {
   return current_command;
+}
+
+void args_forget(void)
+{
+  for (size_t i = 0; i < rejected_flag_count; i++)
+    free(rejected_flags[i]);
+  rejected_flag_count = 0;
+  current_command = NULL;
 }
 
 static int set_one(const char *name, const char *value, bool from_config, const char *where)
@@ -123,44 +131,104 @@ static int parse_config_value(char *raw, char *out, size_t outlen)
   return 0;
 }
 
-static int read_config_file(const char *path)
+/* One line of a config file (trimmed, not blank, not a comment). 0, or -1 after an error
+   message: the file stops there. */
+static int apply_config_line(char *text, const char *where)
 {
-  FILE *f = fopen(path, "r");
-  char line[CONFIG_LINE_MAX], value[CONFIG_LINE_MAX], where[CONFIG_LINE_MAX + 64];
-  int lineno = 0;
+  char *eq = strchr(text, '=');
+  char shown[PRINTABLE_MAX];
 
-  if (f == NULL) {
-    fprintf(stderr, "Cannot read the config file '%s': %s\n", path, strerror(errno));
+  if (eq == NULL) {
+    fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where,
+            printable(text, shown, sizeof(shown)));
+    return 0;
+  }
+  *eq = '\0';
+  char *name = trim(text);
+  if (strncmp(name, "--", 2) == 0)
+    name += 2;
+  /* The value is never longer than the text it comes from (+2: parse_config_value keeps
+     room for a comma and the terminator). */
+  size_t room = strlen(eq + 1) + 2;
+  char *value = malloc(room);
+  if (value == NULL) {
+    fprintf(stderr, "%s: out of memory\n", where);
     return -1;
   }
-  while (fgets(line, sizeof(line), f) != NULL) {
+  int rc = 0;
+  if (*name == '\0' || parse_config_value(eq + 1, value, room) != 0) {
+    fprintf(stderr, "%s: cannot parse '%s' (expected name=value, with quotes closed)\n",
+            where, printable(name, shown, sizeof(shown)));
+    rc = -1;
+  } else {
+    rc = set_one(name, value, true, where);
+  }
+  free(value);
+  return rc;
+}
+
+/* fopen() gives a directory to "r" and the first read fails; a directory is refused here
+   as a missing file is. Pipes and devices stay readable (--config-file=<(...)). */
+static FILE *open_config_file(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  struct stat st;
+
+  if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  return f;
+}
+
+static FILE *(*config_opener)(const char *path) = open_config_file;
+
+void args_set_config_opener(FILE *(*open)(const char *path))
+{
+  config_opener = open != NULL ? open : open_config_file;
+}
+
+/* 1.0.20's line for a config file it cannot open ("f.cfg: No such file or directory", as
+   perror prints it); 1.0.20 then goes on without the file, we stop. */
+static void report_unreadable(const char *path, int error)
+{
+  char shown[PRINTABLE_MAX];
+
+  fprintf(stderr, "%s: %s\n", printable(path, shown, sizeof(shown)), strerror(error));
+  fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
+}
+
+static int read_config_file(const char *path)
+{
+  FILE *f = config_opener(path);
+  char *line = NULL, where[PRINTABLE_MAX + 64], shown[PRINTABLE_MAX];
+  size_t capacity = 0;
+  int lineno = 0, rc = 0;
+
+  if (f == NULL) {
+    report_unreadable(path, errno);
+    return -1;
+  }
+  /* getline: a line of any length is one line (a long comment must not turn into settings). */
+  errno = 0;
+  while (rc == 0 && getline(&line, &capacity, f) != -1) {
     lineno++;
     char *text = trim(line);
     if (*text == '\0' || *text == '#' || *text == ';')
       continue;
-    char *eq = strchr(text, '=');
-    snprintf(where, sizeof(where), "config file '%s' line %d", path, lineno);
-    if (eq == NULL) {
-      fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where, text);
-      continue;
-    }
-    *eq = '\0';
-    char *name = trim(text);
-    if (strncmp(name, "--", 2) == 0)
-      name += 2;
-    if (*name == '\0' || parse_config_value(eq + 1, value, sizeof(value)) != 0) {
-      fprintf(stderr, "%s: cannot parse '%s' (expected name=value, with quotes closed)\n",
-              where, name);
-      fclose(f);
-      return -1;
-    }
-    if (set_one(name, value, true, where) != 0) {
-      fclose(f);
-      return -1;
-    }
+    snprintf(where, sizeof(where), "config file '%s' line %d",
+             printable(path, shown, sizeof(shown)), lineno);
+    rc = apply_config_line(text, where);
+    errno = 0;
   }
+  if (rc == 0 && ferror(f)) {
+    report_unreadable(path, errno != 0 ? errno : EIO);
+    rc = -1;
+  }
+  free(line);
   fclose(f);
-  return 0;
+  return rc;
 }
 
 /* A config file may name another one; the limit stops a file that (indirectly) names itself
@@ -170,10 +238,12 @@ static int read_config_file(const char *path)
 int args_read_config_file(const char *path)
 {
   static int depth;
+  char shown[PRINTABLE_MAX];
 
   if (depth >= CONFIG_NESTING_MAX) {
     fprintf(stderr, "Cannot read the config file '%s': config files nest more than %d deep "
-            "(does one include itself?)\n", path, CONFIG_NESTING_MAX);
+            "(does one include itself?)\n", printable(path, shown, sizeof(shown)),
+            CONFIG_NESTING_MAX);
     return -1;
   }
   depth++;
@@ -196,7 +266,9 @@ int args_parse(int argc, char *argv[], parsed_args *out)
         out->command = arg;
         current_command = arg;
       } else {
-        fprintf(stderr, "Unrecognized command line argument: %s\n", arg);
+        char shown[PRINTABLE_MAX];
+        fprintf(stderr, "Unrecognized command line argument: %s\n",
+                printable(arg, shown, sizeof(shown)));
         return -1;
       }
       continue;
@@ -228,10 +300,11 @@ int args_parse(int argc, char *argv[], parsed_args *out)
 int args_check_pending(bool accept_unknown)
 {
   int rc = 0;
+  char shown[PRINTABLE_MAX], shown_value[PRINTABLE_MAX];
 
   for (size_t i = 0; i < rejected_flag_count; i++) {
     char *eq = strchr(rejected_flags[i], '=');
-    fprintf(stderr, "invalid option: --%s\n", rejected_flags[i]);
+    fprintf(stderr, "invalid option: --%s\n", printable(rejected_flags[i], shown, sizeof(shown)));
     fprintf(stderr, "HINT: --%.*s is on or off: give on|off, true|false or 1|0\n",
             (int) (eq - rejected_flags[i]), rejected_flags[i]);   /* as options.c says it */
     rc = -1;
@@ -249,12 +322,13 @@ int args_check_pending(bool accept_unknown)
       continue;
     if (option_from_config(opt)) {
       log_text(LOG_WARNING, "the config file sets '%s', which this test does not use; ignored",
-               option_name(opt));
+               printable(option_name(opt), shown, sizeof(shown)));
       continue;
     }
     const char *text = option_text(opt);
-    fprintf(stderr, "invalid option: --%s%s%s\n", option_given_name(opt), text ? "=" : "",
-            text ? text : "");
+    fprintf(stderr, "invalid option: --%s%s%s\n",
+            printable(option_given_name(opt), shown, sizeof(shown)), text ? "=" : "",
+            text ? printable(text, shown_value, sizeof(shown_value)) : "");
     rc = -1;
   }
   return rc;

@@ -5,6 +5,7 @@
 #define SB_ARGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef struct parsed_args {
   const char *testname;   /* NULL or "-": script from standard input */
@@ -26,5 +27,14 @@ int args_check_pending(bool accept_unknown);
 
 /* The command given on the command line ("prepare", "run", ...), or NULL. */
 const char *args_current_command(void);
+
+/* Forget what args_parse() kept (rejected flags, the command): a program that parses more
+   than one command line, the fuzz target, calls it between two, with options_free_all(). */
+void args_forget(void);
+
+/* How config files are opened: NULL (the default) opens the named file, refusing a
+   directory with EISDIR; the fuzz target serves every name from memory instead. The opener
+   returns NULL with errno set when the file cannot be read. */
+void args_set_config_opener(FILE *(*open)(const char *path));
 
 #endif

@@ -4,6 +4,7 @@
  * the random generator's and the logger's configuration. Every value is checked here, once,
  * with a message naming the option and what it accepts.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,6 @@
 #define MAX_THREADS 100000
 /* Durations stay far from where seconds * 1e9 overflows a 64-bit count of nanoseconds. */
 #define MAX_SECONDS 1e9
-#define MIN_RATE 1e-6
-#define MIN_REPORT_INTERVAL 0.001
 
 #define UNBOUNDED 1e300
 
@@ -29,13 +28,13 @@ const option_decl general_args[] = {
   {.name = "threads", .desc = "number of threads to use", .default_text = "1",
    .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = MAX_THREADS, .number_list = true,
    .expect = "1 to 100000, or a list such as 8,16,32 (one run each)",
-   .compat_error = "FATAL: Invalid value for --threads: %s."},
+   .compat_error = "FATAL: Invalid value for --threads: %s.", .compat_integer = true},
   {.name = "events", .desc = "limit for total number of events", .default_text = "0",
    .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0, .max = UNBOUNDED,
    .expect = "0 for no limit, or a positive count"},
   {.name = "time", .desc = "limit for total execution time in seconds", .default_text = "10",
    .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = MAX_SECONDS,
-   .expect = "0 for no limit, or a number of seconds up to 1e9"},
+   .expect = "0 for no limit, or a number of seconds up to 1e9", .compat_integer = true},
   {.name = "warmup-time", .desc = "execute events for this many seconds with statistics "
    "disabled before the actual benchmark run with statistics enabled", .default_text = "0",
    .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = MAX_SECONDS,
@@ -47,14 +46,16 @@ const option_decl general_args[] = {
    .expect = "16K to 1G", .compat_error = "FATAL: Invalid value for thread-stack-size: %s."},
   {.name = "thread-init-timeout", .desc = "wait time in seconds for worker threads to "
    "initialize", .default_text = "30", .type = SB_ARG_TYPE_DOUBLE, .ranged = true,
-   .min = 0.001, .max = MAX_SECONDS, .expect = "a positive number of seconds up to 1e9"},
+   .min = 0.001, .max = MAX_SECONDS, .expect = "a number of seconds from 0.001 to 1e9"},
   {.name = "rate", .desc = "average transactions rate. 0 for unlimited rate",
    .default_text = "0", .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = 1e9,
-   .expect = "0 for unlimited, or 1e-6 to 1e9 events per second"},
+   .smallest_nonzero = 1e-6, .expect = "0 for unlimited, or 1e-6 to 1e9 events per second",
+   .compat_integer = true},
   {.name = "report-interval", .desc = "periodically report intermediate statistics with a "
    "specified interval in seconds. 0 disables intermediate reports", .default_text = "0",
    .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = MAX_SECONDS,
-   .expect = "0 to disable, or a number of seconds such as 10 or 0.5"},
+   .smallest_nonzero = 0.001, .expect = "0 to disable, or a number of seconds from 0.001 to 1e9",
+   .compat_integer = true},
   {.name = "report-checkpoints", .desc = "dump full statistics and reset all counters at "
    "specified points in time. The argument is a list of comma-separated values representing "
    "the amount of time in seconds elapsed from start of test when report checkpoint(s) must "
@@ -117,7 +118,7 @@ const option_decl log_latency_args[] = {
    "the special value of 0 to disable percentile calculations", .default_text = "95",
    .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = 100, .number_list = true,
    .expect = "1 to 100, or 0 to disable; a list such as 50,95,99.9 for several",
-   .compat_error = "FATAL: Invalid value for --percentile: %s"},
+   .compat_error = "FATAL: Invalid value for --percentile: %s", .compat_integer = true},
   {.name = "histogram", .desc = "print latency histogram in report", .default_text = "off",
    .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}
@@ -170,11 +171,23 @@ int cli_options_resolve_aliases(void)
   return 0;
 }
 
+/* 1.0.20 read --forced-shutdown and --report-checkpoints with strtol: it refused text that is
+   not a whole number (1e12, nan) with its own line, and took any whole number. `rest` is
+   the text strtol leaves (a '%' for a percentage). */
+static bool whole_number(const char *text, long *n, const char **rest)
+{
+  char *end;
+  errno = 0;
+  *n = strtol(text, &end, 10);
+  *rest = end;
+  return end != text;
+}
+
 static int load_forced_shutdown(run_config *cfg)
 {
   const char *text = opt_string("forced-shutdown");
-  static const char expect[] = "'off', a number of seconds up to 1e9, or a percentage of "
-                               "--time such as 5%";
+  static const char expect[] = "'off', or a number of seconds or a percentage of --time "
+                               "(such as 5%) up to 1e9 seconds";
 
   cfg->forced_shutdown = false;
   if (text != NULL && strcasecmp(text, "off") == 0)
@@ -187,14 +200,20 @@ static int load_forced_shutdown(run_config *cfg)
 
   char *end;
   double n = strtod(text, &end);
-  if (end == text || !(n >= 0 && n <= MAX_SECONDS) ||
-      (*end != '\0' && strcmp(end, "%") != 0)) {
+  bool percent = strcmp(end, "%") == 0;
+  double seconds = percent ? cfg->max_time * n / 100 : n;
+  if (end == text || (*end != '\0' && !percent) || !(n >= 0 && seconds <= MAX_SECONDS)) {
+    long whole;
+    const char *rest;
+    bool ref_takes = whole_number(text, &whole, &rest) &&
+                     (*rest == '\0' || strcmp(rest, "%") == 0);
     option_report_invalid("forced-shutdown", text,
-                          "FATAL: Invalid value for --forced-shutdown: '%s'", expect);
+                          ref_takes ? NULL : "FATAL: Invalid value for --forced-shutdown: '%s'",
+                          expect);
     return -1;
   }
   cfg->forced_shutdown = cfg->max_time > 0;
-  cfg->forced_shutdown_after = *end == '%' ? cfg->max_time * n / 100 : n;
+  cfg->forced_shutdown_after = seconds;
   return 0;
 }
 
@@ -208,8 +227,12 @@ static int load_checkpoints(run_config *cfg)
     char *end;
     double t = strtod(items[i], &end);
     if (end == items[i] || *end != '\0' || !(t >= 0 && t <= MAX_SECONDS)) {
+      long whole;
+      const char *rest;
+      bool ref_takes = whole_number(items[i], &whole, &rest) && *rest == '\0' &&
+                       errno != ERANGE && whole >= 0 && whole <= INT32_MAX;
       option_report_invalid("report-checkpoints", items[i],
-                            "FATAL: Invalid value for --report-checkpoints: '%s'",
+                            ref_takes ? NULL : "FATAL: Invalid value for --report-checkpoints: '%s'",
                             "a list of numbers of seconds from 0 to 1e9, e.g. 10,20,30");
       return -1;
     }
@@ -272,21 +295,7 @@ int cli_options_load_run_config(run_config *cfg)
     cfg->thread_stack_size = 1u << 20;
 
   cfg->rate = opt_double("rate");
-  if (cfg->rate > 0 && cfg->rate < MIN_RATE) {
-    char value[64];
-    snprintf(value, sizeof(value), "%g", cfg->rate);
-    option_report_invalid("rate", value, NULL,
-                          "0 for unlimited, or 1e-6 to 1e9 events per second");
-    return -1;
-  }
   cfg->report_interval = opt_double("report-interval");
-  if (cfg->report_interval > 0 && cfg->report_interval < MIN_REPORT_INTERVAL) {
-    char value[64];
-    snprintf(value, sizeof(value), "%g", cfg->report_interval);
-    option_report_invalid("report-interval", value, NULL,
-                          "0 to disable, or a number of seconds from 0.001 to 1e9");
-    return -1;
-  }
 
   if (load_checkpoints(cfg) || load_forced_shutdown(cfg))
     return -1;
@@ -301,6 +310,15 @@ int cli_options_load_run_config(run_config *cfg)
 
   cfg->debug = opt_bool("debug");
   cfg->validate = opt_bool("validate");
+  return 0;
+}
+
+int cli_options_check(run_config *run, rand_config *rand)
+{
+  if (cli_options_resolve_aliases() != 0 || options_check_given() != 0 ||
+      cli_options_apply_log() != 0 || cli_options_load_run_config(run) != 0 ||
+      cli_options_load_rand_config(rand) != 0)
+    return -1;
   return 0;
 }
 

@@ -28,4 +28,12 @@ int cli_options_apply_log(void);
 int cli_options_load_run_config(run_config *cfg);
 int cli_options_load_rand_config(rand_config *cfg);
 
+/*
+ * Everything the parser checks once args_parse() has read the command line and config
+ * files: the deprecated aliases, every given value against its declaration, then the log,
+ * run and random-number configurations. Nothing is started, so the fuzz target calls it too.
+ * 0, or -1 after the error's message.
+ */
+int cli_options_check(run_config *run, rand_config *rand);
+
 #endif

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "load_report.h"
 #include "logger.h"
+#include "signals.h"
 
 /* Block sizes: a statement (or transaction) loads one block. Small tables get small blocks,
    so that they too are split over the threads; big ones at most MAX_BLOCK_ROWS, which bounds
@@ -112,8 +113,8 @@ static void install_signal_handlers(void)
      driver must not take an interrupted read for a lost connection. */
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &st.old_int);
-  sigaction(SIGTERM, &sa, &st.old_term);
+  signal_catch(SIGINT, &sa, &st.old_int);
+  signal_catch(SIGTERM, &sa, &st.old_term);
 }
 
 int sb_load_start(int command, uint32_t tables, uint64_t rows, uint32_t threads)

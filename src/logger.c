@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "logger.h"
+#include "printable.h"
 
 #define LOG_LINE_MAX 4096
 
@@ -45,7 +46,7 @@ static void flush_repeats(void)
 
 void log_vtext(log_level level, const char *fmt, va_list ap)
 {
-  char line[LOG_LINE_MAX];
+  char line[LOG_LINE_MAX], shown[LOG_LINE_MAX];
 
   if ((int) level > verbosity)
     return;
@@ -58,7 +59,9 @@ void log_vtext(log_level level, const char *fmt, va_list ap)
     flush_repeats();
     memcpy(last_line, line, sizeof(line));
     fputs(level_prefix[level], stdout);
-    fputs(line, stdout);
+    /* Messages carry user text (option values, file names, server and Lua errors): no raw
+       control byte of theirs reaches the terminal. */
+    fputs(printable_message(line, shown, sizeof(shown)), stdout);
     fputc('\n', stdout);
     fflush(stdout);
   }

@@ -23,6 +23,7 @@
 #include "lua_env.h"
 #include "lua_state.h"
 #include "options.h"
+#include "printable.h"
 #include "rand.h"
 #include "report.h"
 #include "runner.h"
@@ -682,12 +683,14 @@ static bool hook_defined(lua_State *L, const char *hook)
 
 sb_test *lua_load_test(const char *name, const char *command)
 {
+  char shown[PRINTABLE_MAX];
+
   if (find_script(name, &script) != 0) {
     if (name == NULL)
       log_text(LOG_FATAL, "Cannot read the script from the standard input: %s", strerror(errno));
     else
       log_text(LOG_FATAL, "Cannot find benchmark '%s': no such built-in test, file or module",
-               name);
+               printable(name, shown, sizeof(shown)));
     return NULL;
   }
   script_command = command;

@@ -22,6 +22,7 @@
 #include "load_state.h"
 #include "lua_env.h"
 #include "options.h"
+#include "printable.h"
 #include "rand.h"
 #include "results/commands.h"
 #include "results/environment.h"
@@ -77,13 +78,16 @@ static int command_help(sb_test *test)
     options_print(test->options);
     return EXIT_SUCCESS;
   }
-  fprintf(stderr, "'%s' test does not implement the 'help' command.\n", test->name);
+  char shown[PRINTABLE_MAX];
+  fprintf(stderr, "'%s' test does not implement the 'help' command.\n",
+          printable(test->name, shown, sizeof(shown)));
   return EXIT_FAILURE;
 }
 
 static int dispatch(sb_test *test, const char *command)
 {
   int (*builtin)(void) = NULL;
+  char shown_test[PRINTABLE_MAX], shown_command[PRINTABLE_MAX];
 
   if (lua_env_loaded() && lua_custom_command_defined(command))
     return lua_call_custom_command(command) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
@@ -96,11 +100,14 @@ static int dispatch(sb_test *test, const char *command)
   else if (strcmp(command, "cleanup") == 0)
     builtin = test->cmd_cleanup;
   else {
-    fprintf(stderr, "Unknown command: %s\n", command);
+    fprintf(stderr, "Unknown command: %s\n",
+            printable(command, shown_command, sizeof(shown_command)));
     return EXIT_FAILURE;
   }
   if (builtin == NULL) {
-    fprintf(stderr, "'%s' test does not implement the '%s' command.\n", test->name, command);
+    fprintf(stderr, "'%s' test does not implement the '%s' command.\n",
+            printable(test->name, shown_test, sizeof(shown_test)),
+            printable(command, shown_command, sizeof(shown_command)));
     return EXIT_FAILURE;
   }
   return builtin() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
@@ -129,10 +136,7 @@ static int configure(int argc, char *argv[], parsed_args *args)
     printf("%s\n", VERSION_STRING);
     exit(EXIT_SUCCESS);
   }
-  if (cli_options_resolve_aliases() != 0 || options_check_given() != 0 ||
-      cli_options_apply_log() != 0 || cli_options_load_run_config(&run) != 0 ||
-      cli_options_load_rand_config(&rand) != 0 ||
-      results_configure(args->command, &run) != 0)
+  if (cli_options_check(&run, &rand) != 0 || results_configure(args->command, &run) != 0)
     return EXIT_FAILURE;
 
   runner_configure(&run);

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "options.h"
+#include "printable.h"
 
 struct sb_option {
   char *name;
@@ -231,8 +232,51 @@ static const char *dashed(const char *name, char *buf, size_t len)
   return buf;
 }
 
-/* A number_list option's text: numbers of the option's type separated by single commas. */
-static bool parse_number_list(sb_arg_type_t type, const char *text, double *first)
+/* Within the declared range: min to max and, where smallest_nonzero is set, 0 or at least
+   that (a NaN never is). */
+static bool in_range(const option_decl *r, double v)
+{
+  if (v == 0 && r->smallest_nonzero > 0)
+    return r->min <= 0;
+  double low = r->smallest_nonzero > 0 ? r->smallest_nonzero : r->min;
+  return v >= low && v <= r->max;
+}
+
+static void say_range(const option_decl *r, char *buf, size_t len)
+{
+  if (r->smallest_nonzero > 0 && r->max >= 1e18)
+    snprintf(buf, len, "0, or %g or more", r->smallest_nonzero);
+  else if (r->smallest_nonzero > 0)
+    snprintf(buf, len, "0, or %g to %g", r->smallest_nonzero, r->max);
+  else if (r->max >= 1e18)
+    snprintf(buf, len, "%g or more", r->min);
+  else
+    snprintf(buf, len, "%g to %g", r->min, r->max);
+}
+
+/* What a ranged option accepts, in words. */
+static const char *range_expectation(const option_decl *r, char *buf, size_t len)
+{
+  if (r->expect != NULL)
+    return r->expect;
+  say_range(r, buf, len);
+  return buf;
+}
+
+/* Text 1.0.20 takes for an integer option: a whole number in C int range, or nothing. */
+static bool is_c_int(const char *text)
+{
+  char *end;
+  errno = 0;
+  long n = strtol(text, &end, 10);
+  return *text == '\0' ||
+         (*end == '\0' && errno != ERANGE && n >= INT32_MIN && n <= INT32_MAX);
+}
+
+/* A number_list option's text: numbers of the option's type separated by single commas. The
+   first one is stored in *first_int or *first_number, as the type says. */
+static bool parse_number_list(sb_arg_type_t type, const char *text, int64_t *first_int,
+                              double *first_number)
 {
   const char *p = text;
   bool first_seen = false;
@@ -248,15 +292,13 @@ static bool parse_number_list(sb_arg_type_t type, const char *text, double *firs
       return false;
     memcpy(item, p, len);
     item[len] = '\0';
-    if (type == SB_ARG_TYPE_INT) {
-      if (!parse_int(item, &i))
-        return false;
-      d = (double) i;
-    } else if (!parse_double(item, &d)) {
+    if (type == SB_ARG_TYPE_INT ? !parse_int(item, &i) : !parse_double(item, &d))
       return false;
-    }
     if (!first_seen) {
-      *first = d;
+      if (type == SB_ARG_TYPE_INT)
+        *first_int = i;
+      else
+        *first_number = d;
       first_seen = true;
     }
     if (comma == NULL)
@@ -269,7 +311,7 @@ static bool parse_number_list(sb_arg_type_t type, const char *text, double *firs
    it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
 {
-  char dash[128];
+  char dash[128], shown[PRINTABLE_MAX];
   bool ok = true;
   bool empty = text == NULL || *text == '\0';
   char **items = NULL;
@@ -277,16 +319,13 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   __typeof__(opt->value) value = { 0 };
   bool is_list = opt->rule.number_list && text != NULL && strchr(text, ',') != NULL;
 
+  errno = 0;                           /* ERANGE below: a number out of its type's range */
   if (is_list) {
-    double first = 0;
-    ok = parse_number_list(opt->type, text, &first);
-    if (opt->type == SB_ARG_TYPE_INT)
-      value.integer = (int64_t) first;
-    else
-      value.number = first;
+    ok = parse_number_list(opt->type, text, &value.integer, &value.number);
     if (!ok) {
       snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s, "
-               "or a list of them separated by commas", opt->name, text,
+               "or a list of them separated by commas", opt->name,
+               printable(text, shown, sizeof(shown)),
                dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
       return -1;
     }
@@ -309,6 +348,19 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
       break;
   }
 
+  /* A number too large or too small for its type is out of range, not a typo: the hint says
+     the range. */
+  bool out_of_range = !ok && errno == ERANGE && opt->rule.ranged;
+  /* 1.0.20 read some of our number options as a C int and refused any other text (1e11,
+     nan, 2.5) with its line for a bad value. Where we refuse the value too, that is the
+     line, at the same moment (while parsing). */
+  if (ok && !empty && !is_list && opt->rule.compat_integer && opt->rule.ranged &&
+      !is_c_int(text)) {
+    double v = opt->type == SB_ARG_TYPE_INT ? (double) value.integer : value.number;
+    out_of_range = !in_range(&opt->rule, v);
+    ok = !out_of_range;
+  }
+
   /* 1.0.20 does not parse sizes strictly; where it has its own line for the option, that
      line reports the text, from the check that follows parsing. */
   bool unparsable = !ok && opt->type == SB_ARG_TYPE_SIZE && opt->rule.compat_error != NULL;
@@ -320,17 +372,23 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
     const char *as_typed = opt->given_name ? opt->given_name
                                            : dashed(opt->name, dash, sizeof(dash));
     snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
-             "true|false or 1|0", as_typed, text ? text : "", as_typed);
+             "true|false or 1|0", as_typed, printable(text ? text : "", shown, sizeof(shown)),
+             as_typed);
     return -1;
   }
   if (!ok) {
     /* 1.0.20's line, then what would be accepted. */
+    char range[512];
     snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s",
-             opt->name, text ? text : "", dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
+             opt->name, printable(text ? text : "", shown, sizeof(shown)),
+             dashed(opt->name, dash, sizeof(dash)),
+             out_of_range ? range_expectation(&opt->rule, range, sizeof(range))
+                          : type_expectation(opt->type));
     return -1;
   }
   if (opt->validate != NULL && !opt->validate(opt->name, text)) {
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name, text ? text : "");
+    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name,
+             printable(text ? text : "", shown, sizeof(shown)));
     return -1;
   }
 
@@ -437,14 +495,6 @@ int options_declare(const option_decl *decls, char *err, size_t errlen)
 /* Checks beyond the type                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-static void say_range(const option_decl *r, char *buf, size_t len)
-{
-  if (r->max >= 1e18)
-    snprintf(buf, len, "%g or more", r->min);
-  else
-    snprintf(buf, len, "%g to %g", r->min, r->max);
-}
-
 static void say_choices(const option_decl *r, char *buf, size_t len)
 {
   size_t used = 0;
@@ -458,9 +508,10 @@ static void say_choices(const option_decl *r, char *buf, size_t len)
 void option_report_invalid(const char *name, const char *value, const char *compat_error,
                            const char *expect)
 {
-  char dash[128];
+  char dash[128], shown[PRINTABLE_MAX];
 
   dashed(name, dash, sizeof(dash));
+  value = printable(value, shown, sizeof(shown));
   fflush(stderr);
   if (compat_error != NULL) {
     /* The template's one "%s" is the value (not printf: the text is data, not a format). */
@@ -540,17 +591,19 @@ static int check_one(const sb_option *opt)
         snprintf(value, sizeof(value), "%llu", (unsigned long long) opt->value.size);
         break;
       case SB_ARG_TYPE_DOUBLE:
+        /* as typed (1e12, not 1e+12) */
         v = opt->value.number;
-        snprintf(value, sizeof(value), "%g", v);
+        snprintf(value, sizeof(value), "%s",
+                 opt->item_count > 0 ? opt->items[0] : opt->text ? opt->text : "");
         break;
       default:
         return 0;
     }
-    ok = v >= r->min && v <= r->max && v == v;
+    ok = in_range(r, v);
     /* Every number of a list, the first one reported as above, a later one as given. */
     for (size_t i = 1; ok && r->number_list && i < opt->item_count; i++) {
       v = strtod(opt->items[i], NULL);
-      ok = v >= r->min && v <= r->max && v == v;
+      ok = in_range(r, v);
       if (!ok)
         snprintf(value, sizeof(value), "%s", opt->items[i]);
     }

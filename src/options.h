@@ -50,6 +50,7 @@ typedef struct option_decl {
   bool ranged;                 /* INT, SIZE, DOUBLE: min <= value <= max; LIST: every item
                                   is a whole number in that range (or one of the choices) */
   double min, max;
+  double smallest_nonzero;     /* > 0: a value is 0 or from this to max (min stays 0) */
   const char *const *choices;  /* STRING: one of these words; LIST: every item is (or a number
                                   in range, when ranged); NULL-terminated */
   bool any_case;               /* choices compare ignoring case (else exactly, as 1.0.20) */
@@ -59,6 +60,9 @@ typedef struct option_decl {
   const char *expect;          /* what is accepted, in words; NULL: said from range/choices */
   const char *compat_error;    /* 1.0.20's own line for a value it rejects too, where "%s"
                                   stands for the value; NULL: ours alone */
+  bool compat_integer;         /* 1.0.20 read this option as a C int: text that is not one
+                                  (1e11, nan) and is out of range gets 1.0.20's line for a
+                                  bad value, "Invalid value for the 'x' option: 'text'" */
   sb_opt_validate_t *validate; /* a Lua script's own check (sysbench.cmdline.options) */
 } option_decl;
 

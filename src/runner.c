@@ -26,6 +26,7 @@
 #include "results/output.h"
 #include "results/recorder.h"
 #include "runner.h"
+#include "signals.h"
 
 __thread int sb_tls_thread_id;
 
@@ -474,8 +475,8 @@ static void install_signal_handlers(void)
   /* A second Ctrl-C kills at once, for a worker stuck on a server that never answers. */
   sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  signal_catch(SIGINT, &sa, NULL);
+  signal_catch(SIGTERM, &sa, NULL);
 }
 
 /* "[ 1s ]" as in 1.0 for whole-second intervals; "[ 1.5s ]" for fractional ones. */

@@ -23,6 +23,7 @@
 #include "results/result_io.h"
 #include "results/sweep.h"
 #include "runner.h"
+#include "signals.h"
 #include "stats.h"
 
 #define SWEEP_MAX_RUNS 64
@@ -31,6 +32,9 @@
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t terminated_by;
+/* SIGINT and SIGTERM as the sweep found them: each run starts with these (a signal the
+   sweep's parent ignored stays ignored in the runs too). */
+static struct sigaction inherited_int, inherited_term;
 
 bool sweep_requested(void)
 {
@@ -95,8 +99,8 @@ static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd
   run_config cfg = *runner_config();
   char text[32];
 
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
+  sigaction(SIGINT, &inherited_int, NULL);
+  sigaction(SIGTERM, &inherited_term, NULL);
   cfg.threads = threads;
   cfg.start_at_unix_ns = start_at;
   runner_configure(&cfg);
@@ -259,13 +263,13 @@ int sweep_run(sb_test *test)
   }
   results_csv_header();
 
-  struct sigaction forward = { .sa_handler = forward_signal }, old_term, old_int;
+  struct sigaction forward = { .sa_handler = forward_signal };
   struct sigaction ignore = { .sa_handler = SIG_IGN };
   sigemptyset(&forward.sa_mask);
   sigemptyset(&ignore.sa_mask);
-  sigaction(SIGTERM, &forward, &old_term);
+  signal_catch(SIGTERM, &forward, &inherited_term);
   /* Ctrl-C reaches the running child from the terminal; the child reports and ends. */
-  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGINT, &ignore, &inherited_int);
 
   for (size_t k = 0; k < n && rc == 0 && !terminated_by; k++) {
     unsigned threads = (unsigned) values[k];
@@ -276,8 +280,8 @@ int sweep_run(sb_test *test)
     log_text(LOG_NOTICE, "Thread sweep: run %zu of %zu, %u threads\n", k + 1, n, threads);
     rc = run_one(test, threads, start_at);
   }
-  sigaction(SIGTERM, &old_term, NULL);
-  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &inherited_term, NULL);
+  sigaction(SIGINT, &inherited_int, NULL);
   if (rc == 0 && terminated_by)
     rc = 128 + terminated_by;
 

@@ -2,8 +2,9 @@
 # config_file.t: --config-file=FILE reads name=value lines as if they were on the command line,
 # at the position of --config-file (later settings win). Comments, quotes and lists as in
 # 1.0.20. Deliberate differences: script options set there are applied (1.0.20 resets them
-# to their defaults), a missing file is an error, a bad value names file and line, and an
-# unknown name is a warning (one file often serves several tests).
+# to their defaults), a missing file (or a directory) is an error, a bad value names file and
+# line, and an unknown name or a line without '=' is a warning (one file often serves several
+# tests).
 . "$(dirname "$0")/../lib/tap.sh"
 
 opt_dump_script opts.lua 'sysbench.cmdline.options = {
@@ -54,8 +55,22 @@ sb cpu run --config-file=plain.cfg --events=1 --time=0
 like "$out" "Number of threads: 4" "a config file works for compiled-in tests"
 
 sb opts.lua dump --config-file=nosuch.cfg
-is "$rc|$out|$err" "1||Cannot read the config file 'nosuch.cfg': No such file or directory" \
-   "a missing config file is an error naming it (1.0.20 warns and goes on)"
+is "$rc|$out|$err" "1||nosuch.cfg: No such file or directory
+HINT: --config-file expects a readable file of name=value lines" \
+   "a missing config file: 1.0.20's line, a hint, exit 1 (1.0.20 goes on without it)"
+mkdir "$TEST_TMP/cfgdir"
+sb cpu run --config-file=cfgdir --events=1 --time=0
+is "$rc|$out|$err" "1||cfgdir: Is a directory
+HINT: --config-file expects a readable file of name=value lines" \
+   "a directory as config file is refused as a missing file is (it was silently ignored)"
+printf 'config-file=cfgdir\n' | write todir.cfg
+sb cpu run --config-file=todir.cfg --events=1 --time=0
+is "$rc|$err" "1|cfgdir: Is a directory
+HINT: --config-file expects a readable file of name=value lines" \
+   "... also when a config file names it"
+sb cpu run --config-file=<(printf 'threads=2\n') --events=1 --time=0
+is "$rc" 0 "a pipe (process substitution) is a config file"
+like "$out" "Number of threads: 2" "... and its settings apply"
 
 printf '# first line\nthreads=abc\n' | write bad.cfg
 sb cpu run --config-file=bad.cfg
@@ -81,6 +96,25 @@ printf 'threads\n' | write noeq.cfg
 sb cpu run --config-file=noeq.cfg --events=1 --time=0
 is "$rc|$err" "0|WARNING: config file 'noeq.cfg' line 1: expected name=value, got 'threads'; line ignored" \
    "a line without '=' is ignored with a warning"
+
+# Lines longer than any buffer are one line: the rest of a long comment is still comment.
+pad() { head -c "$1" /dev/zero | tr '\0' c; }
+{ printf 'verbosity=3 # '; pad 5000; printf '\nthreads=3\n'; } | write long.cfg
+sb cpu run --config-file=long.cfg --events=1 --time=0
+is "$rc|$err" "0|" "a 5,000-byte comment line is one line: no warning about its tail"
+like "$out" "Number of threads: 3" "... and the line after it applies"
+{ printf 'verbosity=3 # '; pad 4081; printf 'threads=5\n'; } | write split.cfg
+sb cpu run --config-file=split.cfg --events=1 --time=0
+like "$out" "Number of threads: 1$" \
+     "'threads=5' at byte 4,095 of a comment stays comment (it was once read as a setting)"
+{ printf 'threads=2 # '; pad 1048576; printf '\n'; } | write huge.cfg
+sb cpu run --config-file=huge.cfg --events=1 --time=0
+is "$rc|$(count "$err" .)" "0|0" "a 1 MB line prints no warning (it printed one per 4,095 bytes)"
+like "$out" "Number of threads: 2" "... and its setting applies"
+{ printf "str='"; pad 10000; printf "'\n"; } | write longvalue.cfg
+sb opts.lua dump --config-file=longvalue.cfg
+is "$rc" 0 "a 10,000-byte quoted value is read"
+is "$(optval str | wc -c)" 10001 "... whole (10,000 bytes and the newline)"
 
 printf 'str="unterminated\n' | write quote.cfg
 sb opts.lua dump --config-file=quote.cfg

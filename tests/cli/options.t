@@ -81,15 +81,15 @@ bad --time=abc "Invalid value for the 'time' option: 'abc'" "HINT: --time expect
 bad --time=-1 "FATAL: Invalid value for --time: -1 (expected 0 for no limit, or a number of seconds up to 1e9)"
 bad --warmup-time=x "Invalid value for the 'warmup_time' option: 'x'" "HINT: --warmup-time expects a number"
 bad --warmup-time=-2 "FATAL: Invalid value for --warmup-time: -2 (expected a number of seconds, 0 to 1e9)"
-bad --forced-shutdown=abc "FATAL: Invalid value for --forced-shutdown: 'abc'" "HINT: --forced-shutdown expects 'off', a number of seconds up to 1e9, or a percentage of --time such as 5%"
+bad --forced-shutdown=abc "FATAL: Invalid value for --forced-shutdown: 'abc'" "HINT: --forced-shutdown expects 'off', or a number of seconds or a percentage of --time (such as 5%) up to 1e9 seconds"
 bad --thread-stack-size=abc "FATAL: Invalid value for thread-stack-size: abc." "HINT: --thread-stack-size expects 16K to 1G"
 bad --thread-stack-size=1K "FATAL: Invalid value for thread-stack-size: 1024." "HINT: --thread-stack-size expects 16K to 1G"
 bad --thread-init-timeout=x "Invalid value for the 'thread_init_timeout' option: 'x'" "HINT: --thread-init-timeout expects a number"
-bad --thread-init-timeout=0 "FATAL: Invalid value for --thread-init-timeout: 0 (expected a positive number of seconds up to 1e9)"
+bad --thread-init-timeout=0 "FATAL: Invalid value for --thread-init-timeout: 0 (expected a number of seconds from 0.001 to 1e9)"
 bad --rate=abc "Invalid value for the 'rate' option: 'abc'" "HINT: --rate expects a number"
 bad --rate=-5 "FATAL: Invalid value for --rate: -5 (expected 0 for unlimited, or 1e-6 to 1e9 events per second)"
 bad --report-interval=abc "Invalid value for the 'report_interval' option: 'abc'" "HINT: --report-interval expects a number"
-bad --report-interval=-1 "FATAL: Invalid value for --report-interval: -1 (expected 0 to disable, or a number of seconds such as 10 or 0.5)"
+bad --report-interval=-1 "FATAL: Invalid value for --report-interval: -1 (expected 0 to disable, or a number of seconds from 0.001 to 1e9)"
 bad --report-checkpoints=a,b "FATAL: Invalid value for --report-checkpoints: 'a'" "HINT: --report-checkpoints expects a list of numbers of seconds from 0 to 1e9, e.g. 10,20,30"
 bad --debug=maybe "invalid option: --debug=maybe" "HINT: --debug is on or off: give on|off, true|false or 1|0"
 bad --validate=maybe "invalid option: --validate=maybe" "HINT: --validate is on or off: give on|off, true|false or 1|0"
@@ -117,6 +117,54 @@ bad --percentile=abc "Invalid value for the 'percentile' option: 'abc'" "HINT: -
 bad --percentile=101 "FATAL: Invalid value for --percentile: 101" "HINT: --percentile expects 1 to 100, or 0 to disable; a list such as 50,95,99.9 for several"
 bad --histogram=maybe "invalid option: --histogram=maybe" "HINT: --histogram is on or off: give on|off, true|false or 1|0"
 bad "--histogram --percentile=0" "FATAL: --histogram cannot be used with --percentile=0"
+
+# ---- huge, tiny and non-finite durations: one line naming the option and the range --------
+# Where 1.0.20 refuses the text too (it read --time, --rate and --report-interval as a C int,
+# --forced-shutdown and --report-checkpoints with strtol) its line comes first, then a HINT
+# with the range; else our one line. The same through a config file, the HINT naming the line.
+time_range="0 for no limit, or a number of seconds up to 1e9"
+fs_range="'off', or a number of seconds or a percentage of --time (such as 5%) up to 1e9 seconds"
+cp_range="a list of numbers of seconds from 0 to 1e9, e.g. 10,20,30"
+ri_range="0 to disable, or a number of seconds from 0.001 to 1e9"
+rate_range="0 for unlimited, or 1e-6 to 1e9 events per second"
+durations=(
+  "time=1e11|Invalid value for the 'time' option: '1e11'|HINT: --time expects $time_range"
+  "forced-shutdown=1e12|FATAL: Invalid value for --forced-shutdown: '1e12'|HINT: --forced-shutdown expects $fs_range"
+  "warmup-time=1e12|FATAL: Invalid value for --warmup-time: 1e12 (expected a number of seconds, 0 to 1e9)|"
+  "report-checkpoints=1e12|FATAL: Invalid value for --report-checkpoints: '1e12'|HINT: --report-checkpoints expects $cp_range"
+  "report-interval=1e12|Invalid value for the 'report_interval' option: '1e12'|HINT: --report-interval expects $ri_range"
+  "rate=1e-20|Invalid value for the 'rate' option: '1e-20'|HINT: --rate expects $rate_range"
+  "thread-init-timeout=1e12|FATAL: Invalid value for --thread-init-timeout: 1e12 (expected a number of seconds from 0.001 to 1e9)|"
+  "time=-1|FATAL: Invalid value for --time: -1 (expected $time_range)|"
+  "time=nan|Invalid value for the 'time' option: 'nan'|HINT: --time expects $time_range"
+  "time=inf|Invalid value for the 'time' option: 'inf'|HINT: --time expects $time_range"
+  "time=1e400|Invalid value for the 'time' option: '1e400'|HINT: --time expects $time_range"
+  "rate=1e-400|Invalid value for the 'rate' option: '1e-400'|HINT: --rate expects $rate_range"
+  "report-interval=1e-9|Invalid value for the 'report_interval' option: '1e-9'|HINT: --report-interval expects $ri_range"
+  "report-interval=2000000000|FATAL: Invalid value for --report-interval: 2000000000 (expected $ri_range)|"
+  "forced-shutdown=99999999999|FATAL: Invalid value for --forced-shutdown: 99999999999 (expected $fs_range)|"
+  "report-checkpoints=2000000000|FATAL: Invalid value for --report-checkpoints: 2000000000 (expected $cp_range)|"
+)
+for d in "${durations[@]}"; do
+  IFS='|' read -r arg line hint <<<"$d"
+  if [ -n "$hint" ]; then bad "--$arg" "$line" "$hint"; else bad "--$arg" "$line"; fi
+  printf '%s\n' "$arg" | write duration.cfg
+  sb cpu run --events=1 --config-file=duration.cfg
+  want=$line
+  [ -n "$hint" ] && want=$(printf '%s\n%s' "$line" "$hint")
+  # a value refused while the file is read names the file and line; range checks come later
+  case $line in "Invalid value for the "*) want="$want (config file 'duration.cfg' line 1)" ;; esac
+  is "$rc:$(printf '%s\n%s' "$out" "$err" | sed '/^$/d; /^sysbench 1/d')" "1:$want" \
+     "$arg in a config file: the same line(s), exit 1"
+done
+bad "--threads=9223372036854775807,1" "FATAL: Invalid value for --threads: 9223372036854775807." \
+    "HINT: --threads expects 1 to 100000, or a list such as 8,16,32 (one run each)"
+sb cpu run --events=1 --time=1e9 --forced-shutdown=1000%
+is "$rc:$out" "1:FATAL: Invalid value for --forced-shutdown: 1000% (expected $fs_range)" \
+   "a percentage of --time past 1e9 seconds is refused (it overflowed the deadline)"
+sb opts.lua dump --time=1e9 --rate=1e-6 --report-interval=0.001 --forced-shutdown=100% \
+   --thread-init-timeout=0.001 --warmup-time=1e9 --report-checkpoints=0,1e9
+is "$rc:$err" "0:" "the edges of the ranges are accepted"
 
 sb opts.lua dump --int=5.5
 is "$rc:$err" "1:Invalid value for the 'int' option: '5.5'
