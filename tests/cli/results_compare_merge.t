@@ -107,7 +107,8 @@ is "$rc|$out" "0|" "merge --report-file writes the file, nothing on standard out
 # ---- merge: clients started together with --start-at, intervals aligned -----------------------
 start=$(( $(date +%s) + 3 ))
 for c in 1 2; do
-  (cd "$TEST_TMP" && "$SB" cpu --time=0.5 --report-interval=0.1 --cpu-max-prime=1500 \
+  # 2 s runs: merge tolerates clients starting 0.1 s apart, room for a busy machine's scheduling
+  (cd "$TEST_TMP" && "$SB" cpu --time=2 --report-interval=0.5 --cpu-max-prime=1500 \
       --start-at="$start" --report-file=client$c.json run >"$TEST_TMP/client$c.out" 2>&1) &
 done
 wait
@@ -121,7 +122,8 @@ check=$(py "$TEST_TMP/client1.json" "$TEST_TMP/client2.json" "$TEST_TMP/clients.
 import json, sys
 a, b, t = (json.load(open(p))["runs"][0] for p in sys.argv[1:4])
 start_ns = int(sys.argv[4]) * 10**9
-out = [abs(r["start_unix_ns"] - start_ns) < 200_000_000 for r in (a, b)]
+# never before the start time; after it by no more than a loaded machine's scheduling delay
+out = [0 <= r["start_unix_ns"] - start_ns < 2_000_000_000 for r in (a, b)]
 n = max(len(a["intervals"]), len(b["intervals"]))
 out.append(len(t["intervals"]) == n)
 out.append(all(t["intervals"][k]["events"] ==
