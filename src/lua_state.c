@@ -29,13 +29,15 @@ static const char *const internal_modules[] = {
   NULL
 };
 
-/* Modules a state loads the first time a script reads sysbench.<field>: the key-value API and
-   the table loader are needed by some commands and drivers only, and every worker state would
-   otherwise carry them (about 90 KB of a worker's Lua heap, 90 MB at 1,000 threads). */
+/* Modules a state loads the first time a script reads sysbench.<field>: the key-value API, the
+   table loader and the commands of the bundled OLTP workloads are needed by some commands and
+   drivers only, and every worker state would otherwise carry them: a worker's Lua heap is
+   most of what a thread costs (1,000 threads, 1,000 heaps). */
 static const char *const lazy_modules[][2] = {
   {"kv", "sysbench.kv"},
   {"load", "sysbench.load"},
   {"oltp_load", "sysbench.oltp_load"},
+  {"oltp_commands", "sysbench.oltp_commands"},
   {"tidb", "sysbench.tidb"},
   {NULL, NULL}
 };
