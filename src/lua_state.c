@@ -31,11 +31,14 @@ static const char *const internal_modules[] = {
 
 /* Modules a state loads the first time a script reads sysbench.<field>: the key-value API, the
    table loader and the commands of the bundled OLTP workloads are needed by some commands and
-   drivers only, the legacy sysbench.db API by few scripts, and every worker state would
-   otherwise carry them: a worker's Lua heap is most of what a thread costs (1,000 threads,
-   1,000 heaps). */
+   drivers only, the legacy sysbench.db API and the report formatters by few scripts, and
+   every worker state would otherwise carry them: a worker's Lua heap is most of what a thread
+   costs (1,000 threads, 1,000 heaps). A module may serve several fields. */
 static const char *const lazy_modules[][2] = {
   {"db", "sysbench.db"},
+  {"report_default", "sysbench.reporters"},
+  {"report_csv", "sysbench.reporters"},
+  {"report_json", "sysbench.reporters"},
   {"kv", "sysbench.kv"},
   {"load", "sysbench.load"},
   {"oltp_load", "sysbench.oltp_load"},
