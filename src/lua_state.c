@@ -2,8 +2,12 @@
  * lua_state.c: creates the LuaJIT states scripts run in. Every state gets the standard
  * libraries, sysbench 1.0's package.path (plus a loader for the workloads compiled into the
  * binary), the `sysbench` table, the internal sysbench.* modules, and then the user's script.
+ * Chunks are parsed once per process and loaded as bytecode by the other states.
  */
 
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +33,20 @@ static const char *const internal_modules[] = {
   NULL
 };
 
-/* Modules a state loads the first time a script reads sysbench.<field>: the key-value API and
-   the table loader are needed by some commands and drivers only, and every worker state would
-   otherwise carry them (about 90 KB of a worker's Lua heap, 90 MB at 1,000 threads). */
+/* Modules a state loads the first time a script reads sysbench.<field>: the key-value API, the
+   table loader and the commands of the bundled OLTP workloads are needed by some commands and
+   drivers only, the legacy sysbench.db API and the report formatters by few scripts, and
+   every worker state would otherwise carry them: a worker's Lua heap is most of what a thread
+   costs (1,000 threads, 1,000 heaps). A module may serve several fields. */
 static const char *const lazy_modules[][2] = {
+  {"db", "sysbench.db"},
+  {"report_default", "sysbench.reporters"},
+  {"report_csv", "sysbench.reporters"},
+  {"report_json", "sysbench.reporters"},
   {"kv", "sysbench.kv"},
   {"load", "sysbench.load"},
   {"oltp_load", "sysbench.oltp_load"},
+  {"oltp_commands", "sysbench.oltp_commands"},
   {"tidb", "sysbench.tidb"},
   {NULL, NULL}
 };
@@ -57,6 +68,227 @@ const embedded_script *embedded_find(const char *name, embedded_kind kind)
   return NULL;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Compiled chunks                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Every state of a run loads the same chunks: the internal modules, the script, the modules it
+   requires. Each is parsed once per process; the other states load the bytecode of that first
+   parse (lua_dump keeps the debug information, chunk name included, so messages name the same
+   positions). This is for memory more than for time: LuaJIT's parser leaves garbage behind
+   (token strings, constant tables, grown buffers) that no GC step collects before the
+   state's next full GC, and the pages it touched stay resident. A worker costs its peak, and
+   the parse of the script was that peak: at 1,000 threads of oltp_point_select, loading
+   bytecode instead saves about 45 KB per thread. Entries are never changed or removed once
+   published, so lookups read the list without the lock; a chunk is matched by its name and
+   its whole text, never by address alone. */
+typedef struct compiled_chunk {
+  struct compiled_chunk *next;
+  char *chunkname;
+  const char *source;              /* the text it was compiled from (owned when copied) */
+  size_t source_len;
+  char *bytecode;
+  size_t bytecode_len;
+} compiled_chunk;
+
+static compiled_chunk *compiled_chunks;
+static pthread_mutex_t compiled_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const compiled_chunk *find_compiled(const char *source, size_t len,
+                                           const char *chunkname)
+{
+  for (const compiled_chunk *c = __atomic_load_n(&compiled_chunks, __ATOMIC_ACQUIRE);
+       c != NULL; c = c->next)
+    if (c->source_len == len && strcmp(c->chunkname, chunkname) == 0 &&
+        (c->source == source || memcmp(c->source, source, len) == 0))
+      return c;
+  return NULL;
+}
+
+typedef struct {
+  char *data;
+  size_t len, capacity;
+} dump_buffer;
+
+static int dump_writer(lua_State *L, const void *p, size_t size, void *ud)
+{
+  (void) L;
+  dump_buffer *b = ud;
+  if (b->len + size > b->capacity) {
+    size_t capacity = b->capacity ? b->capacity : 4096;
+    while (capacity < b->len + size)
+      capacity *= 2;
+    char *grown = realloc(b->data, capacity);
+    if (grown == NULL)
+      return 1;
+    b->data = grown;
+    b->capacity = capacity;
+  }
+  memcpy(b->data + b->len, p, size);
+  b->len += size;
+  return 0;
+}
+
+/* Keeps the bytecode of the function on top of the stack, compiled from source. A text that
+   does not live as long as the process (a module file's) is copied. Failing that, nothing is
+   kept: the next state parses the source again. */
+static void remember_compiled(lua_State *L, const char *source, size_t len,
+                              const char *chunkname, bool source_is_static)
+{
+  dump_buffer b = { NULL, 0, 0 };
+  compiled_chunk *c = calloc(1, sizeof(*c));
+  char *copy = NULL;
+
+  if (c == NULL || lua_dump(L, dump_writer, &b) != 0 || b.len == 0 ||
+      (c->chunkname = strdup(chunkname)) == NULL ||
+      (!source_is_static && (copy = malloc(len > 0 ? len : 1)) == NULL)) {
+    if (c != NULL)
+      free(c->chunkname);
+    free(c);
+    free(b.data);
+    return;
+  }
+  if (copy != NULL)
+    memcpy(copy, source, len);
+  c->source = copy != NULL ? copy : source;
+  c->source_len = len;
+  c->bytecode = b.data;
+  c->bytecode_len = b.len;
+
+  pthread_mutex_lock(&compiled_lock);
+  if (find_compiled(source, len, chunkname) == NULL) {
+    c->next = compiled_chunks;
+    __atomic_store_n(&compiled_chunks, c, __ATOMIC_RELEASE);
+    c = NULL;
+  }
+  pthread_mutex_unlock(&compiled_lock);
+  if (c != NULL) {                 /* another state compiled it meanwhile */
+    free(copy);
+    free(c->chunkname);
+    free(c->bytecode);
+    free(c);
+  }
+}
+
+/* luaL_loadbuffer, from the bytecode of an earlier state's parse of the same text when there
+   is one. source_is_static: the text outlives every state (embedded, or the script's). */
+static int load_chunk(lua_State *L, const char *source, size_t len, const char *chunkname,
+                      bool source_is_static)
+{
+  const compiled_chunk *c = find_compiled(source, len, chunkname);
+  if (c != NULL) {
+    if (luaL_loadbuffer(L, c->bytecode, c->bytecode_len, chunkname) == 0)
+      return 0;
+    lua_pop(L, 1);                 /* not expected (the same library wrote it): parse */
+    return luaL_loadbuffer(L, source, len, chunkname);
+  }
+  int rc = luaL_loadbuffer(L, source, len, chunkname);
+  if (rc == 0)
+    remember_compiled(L, source, len, chunkname, source_is_static);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Module loaders                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+  char *data;
+  size_t len;
+} file_text;
+
+/* The whole file, or -1 (the caller falls back to luaL_loadfile and its message). */
+static int read_text_file(const char *path, file_text *out)
+{
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return -1;
+  size_t capacity = 16384, len = 0;
+  char *buf = malloc(capacity);
+  while (buf != NULL) {
+    len += fread(buf + len, 1, capacity - len, f);
+    if (len < capacity)
+      break;
+    char *grown = realloc(buf, capacity *= 2);
+    if (grown == NULL)
+      free(buf);
+    buf = grown;
+  }
+  int failed = buf == NULL || ferror(f);
+  fclose(f);
+  if (failed) {
+    free(buf);
+    return -1;
+  }
+  out->data = buf;
+  out->len = len;
+  return 0;
+}
+
+/* package.loaders[2], in place of LuaJIT's loader of Lua files: the same search of
+   package.path and the same messages, and the file's chunk is loaded through load_chunk, so a
+   module on the path (an installed oltp_common.lua, a user's copy in the working directory)
+   is parsed once per process too. Upvalue 1: the package table. */
+static int file_loader(lua_State *L)
+{
+  const char *name = luaL_checkstring(L, 1);
+  lua_getfield(L, lua_upvalueindex(1), "path");
+  const char *path = lua_tostring(L, -1);
+  if (path == NULL)
+    return luaL_error(L, LUA_QL("package.%s") " must be a string", "path");
+
+  /* LuaJIT's searchpath(): "a.b" is looked up as "a/b", templates split at ';' */
+  luaL_Buffer msg;
+  const char *filename = NULL;
+  const char *file_name = luaL_gsub(L, name, ".", LUA_DIRSEP);
+  int name_index = lua_gettop(L);
+  luaL_buffinit(L, &msg);
+  while (*path != '\0') {
+    while (*path == *LUA_PATHSEP)
+      path++;
+    if (*path == '\0')
+      break;
+    const char *end = strchr(path, *LUA_PATHSEP);
+    if (end == NULL)
+      end = path + strlen(path);
+    lua_pushlstring(L, path, (size_t) (end - path));
+    path = end;
+    const char *candidate = luaL_gsub(L, lua_tostring(L, -1), LUA_PATH_MARK, file_name);
+    lua_remove(L, -2);
+    FILE *f = fopen(candidate, "r");
+    if (f != NULL) {
+      fclose(f);
+      filename = candidate;
+      break;
+    }
+    lua_pushfstring(L, "\n\tno file " LUA_QS, candidate);
+    lua_remove(L, -2);
+    luaL_addvalue(&msg);
+  }
+  if (filename == NULL) {
+    luaL_pushresult(&msg);
+    return 1;                      /* not found on this path */
+  }
+  /* the found name is on top; the message buffer under it is dropped with the rest */
+  lua_replace(L, name_index);
+  lua_settop(L, name_index);
+  filename = lua_tostring(L, name_index);
+
+  file_text text = { NULL, 0 };
+  int rc;
+  lua_pushfstring(L, "@%s", filename);
+  if (read_text_file(filename, &text) == 0) {
+    rc = load_chunk(L, text.data, text.len, lua_tostring(L, -1), false);
+    free(text.data);
+  } else {
+    rc = luaL_loadfile(L, filename);  /* unreadable after all: LuaJIT's own message */
+  }
+  if (rc != 0)
+    return luaL_error(L, "error loading module " LUA_QS " from file " LUA_QS ":\n\t%s",
+                      lua_tostring(L, 1), filename, lua_tostring(L, -1));
+  return 1;
+}
+
 /* package.loaders entry: `require "oltp_common"` finds the bundled copy when no file on
    package.path matched, so the binary works uninstalled. */
 static int embedded_loader(lua_State *L)
@@ -70,15 +302,18 @@ static int embedded_loader(lua_State *L)
     return 1;
   }
   snprintf(chunkname, sizeof(chunkname), "@%s.lua", s->name);
-  if (luaL_loadbuffer(L, s->source, s->length, chunkname) != 0)
+  if (load_chunk(L, s->source, s->length, chunkname, true) != 0)
     return lua_error(L);
   return 1;
 }
 
-static void append_loader(lua_State *L)
+static void install_loaders(lua_State *L)
 {
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "loaders");
+  lua_pushvalue(L, -2);
+  lua_pushcclosure(L, file_loader, 1);
+  lua_rawseti(L, -2, 2);
   int n = (int) lua_objlen(L, -1);
   lua_pushcfunction(L, embedded_loader);
   lua_rawseti(L, -2, n + 1);
@@ -179,7 +414,7 @@ static int run_internal_module(lua_State *L, const embedded_script *s)
   char chunkname[128];
   /* Named as 1.0.20 names them: positions in its messages read [string "sysbench.sql.lua"]:N */
   snprintf(chunkname, sizeof(chunkname), "%s.lua", s->name);
-  if (luaL_loadbuffer(L, s->source, s->length, chunkname) != 0 || lua_pcall(L, 0, 0, 0) != 0)
+  if (load_chunk(L, s->source, s->length, chunkname, true) != 0 || lua_pcall(L, 0, 0, 0) != 0)
     return -1;
   return 0;
 }
@@ -239,7 +474,7 @@ lua_State *lua_state_new(const lua_state_params *p)
   }
   luaL_openlibs(L);
   set_paths(L);
-  append_loader(L);
+  install_loaders(L);
   create_sysbench_table(L, p);
   if (p->install_c_api != NULL)
     p->install_c_api(L);
@@ -248,7 +483,7 @@ lua_State *lua_state_new(const lua_state_params *p)
     return NULL;
   }
   if (p->source != NULL) {
-    if (luaL_loadbuffer(L, p->source, p->source_len, p->chunkname) != 0 ||
+    if (load_chunk(L, p->source, p->source_len, p->chunkname, false) != 0 ||
         lua_pcall(L, 0, 0, 0) != 0) {
       log_text(LOG_FATAL, "%s", lua_state_error_text(L, -1));
       lua_pop(L, 1);

@@ -28,6 +28,12 @@
 --   a script may add its own as oltp_backends[<driver name>]; one that defines its own
 --   create_table() is prepared table by table with it, as 1.0.20 did. All workloads run
 --   unchanged.
+--
+-- What only the commands run (option checks, prepare, verify, prewarm, cleanup, and the
+-- backends' create/drop/prewarm and TiDB's table work) is in sysbench.oltp_commands, loaded
+-- the first time one of the globals below that need it is called: every worker of a run
+-- loads this module, and a worker's Lua heap is what a thread costs (1,000 threads: 1,000
+-- heaps). The globals keep their names here, as functions that load it when called.
 
 function init()
    if event == nil then
@@ -77,88 +83,27 @@ sysbench.cmdline.options = {
 
 -- Option checks -------------------------------------------------------------------------------
 
--- Accepted range of each numeric option: {lowest, highest or nil, note or nil}.
-local option_limits = {
-   tables = {1},
-   table_size = {0},
-   range_size = {1},
-   point_selects = {0},
-   simple_ranges = {0},
-   sum_ranges = {0},
-   order_ranges = {0},
-   distinct_ranges = {0},
-   secondary_ranges = {0},
-   index_updates = {0},
-   non_index_updates = {0},
-   delete_inserts = {0},
-   reconnect = {0},
-}
+-- The commands' part of this module (sysbench.oltp_commands), attached on first use.
+local oltp = {option_limits = {}}
+local commands
 
--- Lets a workload narrow an option or add one of its own (select_random_*: --tables=1 only).
-function set_oltp_option_limits(name, lowest, highest, note)
-   option_limits[name] = {lowest, highest, note}
+local function command_part()
+   if commands == nil then
+      commands = sysbench.oltp_commands.attach(oltp)
+   end
+   return commands
 end
 
-local function option_error(name, value, expected, note)
-   error(string.format("invalid value for --%s: %s (expected %s%s)", name, tostring(value),
-                       expected, note and ("; " .. note) or ""), 0)
+-- Lets a workload narrow an option or add one of its own (select_random_*: --tables=1 only).
+-- The accepted range of each option is sysbench.oltp_commands'; these come on top.
+function set_oltp_option_limits(name, lowest, highest, note)
+   oltp.option_limits[name] = {lowest, highest, note}
 end
 
 -- Raises one error naming the first bad option. running: the run command, where rows are
 -- drawn from 1..--table_size, so an empty table cannot work.
 function check_oltp_options(running)
-   local names = {}
-   for name in pairs(option_limits) do
-      names[#names + 1] = name
-   end
-   table.sort(names)
-   for _, name in ipairs(names) do
-      local limits = option_limits[name]
-      local lowest, highest, note = limits[1], limits[2], limits[3]
-      if name == "table_size" and running then
-         lowest = math.max(lowest, 1)
-      end
-      local value = sysbench.opt[name]
-      local expected
-      if highest == lowest then
-         expected = tostring(lowest)
-      elseif highest ~= nil then
-         expected = string.format("a whole number from %d to %d", lowest, highest)
-      else
-         expected = string.format("a whole number >= %d", lowest)
-      end
-      if type(value) ~= "number" or value ~= math.floor(value) or value < lowest or
-         (highest ~= nil and value > highest) then
-         option_error(name, value, expected, note)
-      end
-   end
-end
-
-local prepare_methods = {auto = true, insert = true, ["load-data"] = true}
-
--- The options that are words, not numbers.
-local function check_word_options()
-   local method = sysbench.opt.prepare_method
-   if method ~= nil and not prepare_methods[method] then
-      error(string.format("invalid value for --prepare-method: %s (expected auto, insert or " ..
-                          "load-data)", tostring(method)), 0)
-   end
-end
-
--- For the parallel commands: every thread checks, only the first one reports, so a bad
--- value gives one message however many threads run. False means "stop, do nothing".
-local function options_ok_for_command()
-   local ok, message = pcall(function()
-      check_oltp_options(false)
-      check_word_options()
-   end)
-   if ok then
-      return true
-   end
-   if sysbench.tid == 0 then
-      error(message, 0)
-   end
-   return false
+   return command_part().check_oltp_options(running)
 end
 
 -- Row data --------------------------------------------------------------------------------------
@@ -254,46 +199,12 @@ local statement_sql_builders = {
    end,
 }
 
--- Driver names that speak MySQL's SQL dialect.
-local mysql_family = {mysql = true, tidb = true, attachsql = true, drizzle = true}
-
 local sql_backend = {}
 
 function sql_backend.statement(con, kind, table_num)
    local build = statement_sql_builders[kind]
    local text = build and build(table_num) or string.format(statement_sql[kind], table_num)
    return con:prepare(text)
-end
-
--- 1.0.20's create_table(): creates and loads one table on the caller's connection.
-function sql_backend.create_table(drv, con, table_num)
-   sysbench.oltp_load.create_single(drv, con, sql_backend, table_num)
-end
-
-function sql_backend.drop_table(drv, con, table_num)
-   print(string.format("Dropping table 'sbtest%d'...", table_num))
-   con:query("DROP TABLE IF EXISTS sbtest" .. table_num)
-end
-
--- Reads the table through its primary key, then through a filter no index can serve, so its
--- pages are in the server's cache before a run.
-function sql_backend.prewarm_table(drv, con, table_num)
-   local name = "sbtest" .. table_num
-   print("Prewarming table " .. name)
-   con:query("ANALYZE TABLE " .. name)
-   con:query(string.format("SELECT AVG(id) FROM (SELECT * FROM %s FORCE KEY (PRIMARY) " ..
-                           "LIMIT %u) t", name, sysbench.opt.table_size))
-   con:query(string.format("SELECT COUNT(*) FROM (SELECT * FROM %s WHERE k LIKE '%%0%%' " ..
-                           "LIMIT %u) t", name, sysbench.opt.table_size))
-end
-
-function sql_backend.prewarm_session(drv, con)
-   if not mysql_family[drv:name()] then
-      error("prewarm is currently MySQL only", 0)
-   end
-   -- keep the derived tables of the queries above in memory
-   con:query("SET tmp_table_size=2*1024*1024*1024")
-   con:query("SET max_heap_table_size=2*1024*1024*1024")
 end
 
 -- id nil: the database assigns it -- MySQL when given 0, PostgreSQL when id is left out.
@@ -308,147 +219,25 @@ function sql_backend.insert_row(drv, con, table_num, id, k, c, pad)
 end
 
 -- The TiDB backend ---------------------------------------------------------------------------
--- The SQL backend with TiDB's prepare: the table made with --tidb-clustered-index,
--- --tidb-shard-row-id-bits or --tidb-auto-random, its index on k created with it (TiDB fills
--- an index faster row by row than by backfilling it), rows and index pre-split into
--- --tidb-split-regions regions before loading so the load has no write hotspot, and the
--- region count printed at the end.
-
-local tidb_backend = setmetatable({}, {__index = sql_backend})
-
-local function tidb_table_spec()
-   local opt = sysbench.opt
-   local extra = opt.create_table_options
-   if extra == nil or extra == "" then
-      extra = mysql_table_options or ""
-   end
-   return {
-      clustered = opt.tidb_clustered_index,
-      shard_row_id_bits = opt.tidb_shard_row_id_bits,
-      auto_random = opt.tidb_auto_random,
-      auto_inc = opt.auto_inc,
-      secondary_pk = opt.secondary,
-      index_k = opt.create_secondary,
-      engine = opt.mysql_storage_engine,
-      extra = extra,
-   }
-end
-
--- Pre-splits the rows and the index on k into --tidb-split-regions regions each. TiDB wants
--- at least 1000 ids per region of an id range: a table too small for that many gets the
--- most it accepts (none below 2), said in one line, and the load goes on.
-local function split_regions(con, table_num, rows, spec)
-   local asked = sysbench.opt.tidb_split_regions
-   if asked < 2 or rows == 0 then
-      return
-   end
-   local row_regions = sysbench.tidb.split_regions_accepted(rows, asked, spec)
-   local note = ""
-   if row_regions < asked then
-      note = string.format(" (its %d rows %s: TiDB needs at least %d rows per region)", rows,
-                           row_regions < 2 and "stay in 1 region" or
-                              "into " .. row_regions .. " only",
-                           sysbench.tidb.MIN_KEYS_PER_REGION)
-   end
-   sysbench.load.say(string.format("Splitting 'sbtest%d' into %d regions...%s", table_num,
-                                   asked, note))
-   if row_regions >= 2 then
-      con:query(sysbench.tidb.split_table_sql(table_num, rows, row_regions, spec))
-   end
-   if spec.index_k then
-      con:query(sysbench.tidb.split_index_sql(table_num, rows, asked))
-   end
-end
-
--- The regions of sbtest<N> holding its rows and those holding its index on k (nil when
--- not created), or nil where the server cannot say. SHOW TABLE ... REGIONS also lists the
--- index regions, told apart by their end keys.
-local function region_counts(con, table_num, with_index)
-   local ok, id = pcall(con.query_row, con, string.format(
-      "SELECT TIDB_TABLE_ID FROM information_schema.tables " ..
-      "WHERE table_schema = DATABASE() AND table_name = 'sbtest%d'", table_num))
-   local rs
-   if ok and id ~= nil then
-      ok, rs = pcall(con.query, con, sysbench.tidb.show_regions_sql(table_num))
-   end
-   if not ok or rs == nil or id == nil then
-      return nil
-   end
-   local data = 0
-   for _ = 1, rs.nrows do
-      local row = rs:fetch_row()
-      if sysbench.tidb.region_holds_rows(row[3] or "", tonumber(id)) then
-         data = data + 1
+-- The SQL backend with TiDB's prepare (sysbench.oltp_commands adds that part: the table made
+-- with TiDB's options, pre-split into regions, and the regions reported). Any function it
+-- lacks is sql_backend's; one of those sysbench.oltp_commands adds loads it.
+local tidb_backend = setmetatable({}, {__index = function(backend, name)
+   if commands == nil and sql_backend[name] == nil then
+      command_part()
+      local fn = rawget(backend, name)
+      if fn ~= nil then
+         return fn
       end
    end
-   if not with_index then
-      return data
-   end
-   local index
-   ok, rs = pcall(con.query, con, string.format("SHOW TABLE sbtest%d INDEX k_%d REGIONS",
-                                                table_num, table_num))
-   if ok and rs ~= nil then
-      index = rs.nrows
-   end
-   return data, index
-end
-
--- The table with TiDB's options (and the marker of an incomplete table as its comment), its
--- index on k made with it, the regions split; then the rows are loaded as on any SQL server.
-function tidb_backend.create_table_ddl(ctx, table_num, marker)
-   local opt = sysbench.opt
-   local spec = tidb_table_spec()
-   local rows = opt.table_size
-   local sql = sysbench.tidb.create_table_sql(table_num, spec)
-   if marker ~= nil then
-      sql = sql .. string.format(" COMMENT='%s'", marker)
-   end
-
-   sysbench.load.say(string.format("Creating table 'sbtest%d'...", table_num))
-   ctx.con:query(sql)
-   if opt.create_secondary then
-      sysbench.load.say(string.format("Creating a secondary index on 'sbtest%d'...", table_num))
-   end
-   split_regions(ctx.con, table_num, rows, spec)
-   if rows > 0 then
-      sysbench.load.say(string.format("Inserting %d records into 'sbtest%d'", rows, table_num))
-   end
-end
-
--- The index on k was made with the table.
-function tidb_backend.build_index(ctx, table_num)
-end
-
--- The regions the table ended up in, and its size as TiDB's storage statistics (PD) give it:
--- rows and index together.
-function tidb_backend.table_sizes(ctx, table_num)
-   local con = ctx.con
-   local data, index = region_counts(con, table_num, sysbench.opt.create_secondary)
-   if data ~= nil and index then
-      sysbench.load.say(string.format(
-         "Table 'sbtest%d': %d regions of rows, %d of its index on k", table_num, data, index))
-   elseif data ~= nil then
-      sysbench.load.say(string.format("Table 'sbtest%d': %d regions of rows", table_num, data))
-   end
-   local ok, mib = pcall(con.query_row, con, string.format(
-      "SELECT TABLE_SIZE FROM information_schema.TABLE_STORAGE_STATS " ..
-      "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sbtest%d'", table_num))
-   if ok and tonumber(mib) ~= nil then
-      return tonumber(mib) * 1048576, nil
-   end
-   local why = tostring(mib)
-   why = why:match("state = '[^']*': (.-) %(query: ") or why
-   sysbench.load.note_once("NOTE: TiDB gives no storage statistics here (information_schema." ..
-                  "TABLE_STORAGE_STATS: " .. why .. "), so the sizes on disk are left out")
-   return nil
-end
+   return sql_backend[name]
+end})
 
 -- The key-value backend ---------------------------------------------------------------------
 -- For drivers of the key-value family (--db-driver=rocksdb). Each statement kind has a
 -- key-value form doing the work its SQL form makes a server do -- a point read, a bounded
 -- scan, an index entry moved, rows fetched through the secondary index (docs/rocksdb.md) --
--- and is counted as the SQL statement would be, so reports compare across drivers. Tables
--- are loaded by writing sorted files instead of INSERTs.
+-- and is counted as the SQL statement would be, so reports compare across drivers.
 
 local kv_backend = {}
 
@@ -460,25 +249,6 @@ function kv_backend.statement(con, kind, table_num)
    end
    local limit = kind == "secondary_ranges" and sysbench.opt.range_size or 0
    return con:prepare_kv(kind, table_num, limit)
-end
-
--- 1.0.20's create_table(): creates and loads one table on the caller's connection.
-function kv_backend.create_table(drv, con, table_num)
-   sysbench.oltp_load.create_single(drv, con, kv_backend, table_num)
-end
-
-function kv_backend.drop_table(drv, con, table_num)
-   print(string.format("Dropping table 'sbtest%d'...", table_num))
-   sysbench.kv.drop_table(con, table_num)
-end
-
-function kv_backend.prewarm_session(drv, con)
-end
-
--- Reading every row and index entry once brings the table into the block cache.
-function kv_backend.prewarm_table(drv, con, table_num)
-   print("Prewarming table sbtest" .. table_num)
-   sysbench.kv.check_table(con, table_num)
 end
 
 -- oltp_insert's INSERT: a prepared key-value insert per table, made on first use.
@@ -514,14 +284,6 @@ local function backend_for(drv)
    return drv:family() == "kv" and kv_backend or sql_backend
 end
 
--- Commands --------------------------------------------------------------------------------------
-
--- A parallel command's thread handles tables first, first + --threads, ... (table N belongs
--- to thread (N - 1) % --threads).
-local function first_own_table()
-   return sysbench.tid % sysbench.opt.threads + 1
-end
-
 -- --pgsql_variant=redshift (PostgreSQL driver) does what its help says (1.0.20's
 -- oltp_common.lua reads it through a global that is never set): ids are INTEGER
 -- IDENTITY(1,1) (sysbench.oltp_load.create_statement), and as Redshift has no secondary indexes, no index on k
@@ -533,63 +295,35 @@ local function apply_pgsql_variant(drv)
    end
 end
 
+oltp.sql_backend, oltp.kv_backend, oltp.tidb_backend = sql_backend, kv_backend, tidb_backend
+oltp.backend_for, oltp.apply_pgsql_variant = backend_for, apply_pgsql_variant
+
+-- Commands --------------------------------------------------------------------------------------
+-- Each is sysbench.oltp_commands' (see there), called through these globals of 1.0.20's names,
+-- which scripts call, replace or keep under other names.
+
 -- 1.0.20's name: scripts override it, or call it from their own prepare.
 function create_table(drv, con, table_num)
-   backend_for(drv).create_table(drv, con, table_num)
+   return command_part().create_table(drv, con, table_num)
 end
-local oltp_create_table = create_table
-
--- A backend of a script's own that brings its own create_table(): prepared table by table
--- with it (and with a script's create_table() global), as 1.0.20 did.
-local function prepares_on_its_own(backend)
-   return create_table ~= oltp_create_table or
-      (backend.create_table ~= sql_backend.create_table and
-       backend.create_table ~= kv_backend.create_table)
-end
+oltp.create_table = create_table
 
 -- Creates and loads the tables: every table's ids are split over the threads
 -- (sysbench.oltp_load).
 function cmd_prepare()
-   if not options_ok_for_command() then
-      return
-   end
-   local drv = sysbench.sql.driver()
-   local backend = backend_for(drv)
-   apply_pgsql_variant(drv)
-   if prepares_on_its_own(backend) then
-      local con = drv:connect()
-      for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
-         create_table(drv, con, t)
-      end
-      return
-   end
-   return sysbench.oltp_load.run(sysbench.load.PREPARE, drv, backend)
+   return command_part().cmd_prepare()
 end
 
 -- Checks the tables as prepare left them: row count, ids 1..table_size without gaps, the
 -- index on k against the rows, and with --rand-seed the rows themselves. Exits 1 when a
 -- table is wrong.
 function cmd_verify()
-   if not options_ok_for_command() then
-      return
-   end
-   local drv = sysbench.sql.driver()
-   apply_pgsql_variant(drv)
-   return sysbench.oltp_load.run(sysbench.load.VERIFY, drv, backend_for(drv))
+   return command_part().cmd_verify()
 end
 
 -- Loads the tables into the server's cache; parallel like prepare.
 function cmd_prewarm()
-   if not options_ok_for_command() then
-      return
-   end
-   local drv = sysbench.sql.driver()
-   local con = drv:connect()
-   local backend = backend_for(drv)
-   backend.prewarm_session(drv, con)
-   for t = first_own_table(), sysbench.opt.tables, sysbench.opt.threads do
-      backend.prewarm_table(drv, con, t)
-   end
+   return command_part().cmd_prewarm()
 end
 
 -- master's name for prewarm
@@ -603,13 +337,7 @@ sysbench.cmdline.commands = {
 }
 
 function cleanup()
-   check_oltp_options(false)
-   local drv = sysbench.sql.driver()
-   local con = drv:connect()
-   local backend = backend_for(drv)
-   for t = 1, sysbench.opt.tables do
-      backend.drop_table(drv, con, t)
-   end
+   return command_part().cleanup()
 end
 
 -- Per-thread statements -------------------------------------------------------------------

@@ -1,6 +1,6 @@
 -- sysbench.compat: the 0.5-era globals sysbench 1.0.20 still offers to old scripts
--- (sb_rand, sb_rand_uniq, sb_rand_str, thread_id, db_* ...). The database ones are set by
--- sysbench.sql when that layer is built in.
+-- (sb_rand, sb_rand_uniq, sb_rand_str, thread_id, db_* ...). The database ones exist when
+-- the SQL layer (sysbench.sql) is built in.
 
 thread_id = sysbench.tid
 test = sysbench.test and sysbench.test.path
@@ -26,23 +26,22 @@ function sb_rand_uniq(a, b)
    return res
 end
 
-if sysbench.db ~= nil then
-   db_connect = sysbench.db.connect
-   db_disconnect = sysbench.db.disconnect
-   db_query = sysbench.db.query
-   db_bulk_insert_init = sysbench.db.bulk_insert_init
-   db_bulk_insert_next = sysbench.db.bulk_insert_next
-   db_bulk_insert_done = sysbench.db.bulk_insert_done
-   db_prepare = sysbench.db.prepare
-   db_bind_param = sysbench.db.bind_param
-   db_bind_result = sysbench.db.bind_result
-   db_execute = sysbench.db.execute
-   db_store_results = sysbench.db.store_results
-   db_free_results = sysbench.db.free_results
-   db_close = sysbench.db.close
-   DB_ERROR_NONE = sysbench.db.DB_ERROR_NONE
-   DB_ERROR_RESTART_TRANSACTION = sysbench.db.DB_ERROR_RESTART_TRANSACTION
-   DB_ERROR_FAILED = sysbench.db.DB_ERROR_FAILED
+-- The legacy SQL API (sysbench.db, loaded the first time it is used): each db_* global
+-- calls its sysbench.db function, as a tail call, so the errors they raise name the script's
+-- line as before.
+if sysbench.sql ~= nil then
+   for _, name in ipairs({"connect", "disconnect", "query", "bulk_insert_init",
+                          "bulk_insert_next", "bulk_insert_done", "prepare", "bind_param",
+                          "bind_result", "execute", "store_results", "free_results",
+                          "close"}) do
+      _G["db_" .. name] = function(...)
+         return sysbench.db[name](...)
+      end
+   end
+   -- sysbench.db's values (1.0.20's)
+   DB_ERROR_NONE = 0
+   DB_ERROR_RESTART_TRANSACTION = 1
+   DB_ERROR_FAILED = 2
 end
 
 mysql_table_engine = mysql_table_engine or "innodb"
