@@ -65,7 +65,7 @@ done
 [ "$ref" != /usr/bin/sysbench ] || [ -x "$ref" ] || bench_need_debs sysbench
 bench_need_time
 bench_check_pair "$sb" "$ref"
-"$sb" --help | grep -q "^  mysql - " || bench_die "$sb has no mysql driver (install libmariadb-dev, rebuild)"
+"$sb" --help | grep "^  mysql - " >/dev/null || bench_die "$sb has no mysql driver (install libmariadb-dev, rebuild)"
 
 work=$(mktemp -d /tmp/sbbench.XXXXXX)
 sandbox=""

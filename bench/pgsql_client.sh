@@ -74,8 +74,8 @@ done
 [ "$ref" != /usr/bin/sysbench ] || [ -x "$ref" ] || bench_need_debs sysbench
 bench_need_time
 bench_check_pair "$sb" "$ref"
-"$sb" --help | grep -q "^  pgsql - " || bench_die "$sb has no pgsql driver (install libpq-dev, reconfigure, rebuild)"
-"$ref" --help | grep -q "^  pgsql - " || bench_die "$ref has no pgsql driver to compare with"
+"$sb" --help | grep "^  pgsql - " >/dev/null || bench_die "$sb has no pgsql driver (install libpq-dev, reconfigure, rebuild)"
+"$ref" --help | grep "^  pgsql - " >/dev/null || bench_die "$ref has no pgsql driver to compare with"
 
 work=$(mktemp -d /tmp/sbbench-pgsql.XXXXXX)
 sandbox=""

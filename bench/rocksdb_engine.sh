@@ -36,7 +36,7 @@ done
 bench_need_debs rocksdb-tools
 bench_need_time
 [ -x "$sb" ] || bench_die "no sysbench binary at $sb (run scripts/setup.sh)"
-"$sb" --help | grep -q "^  rocksdb - " || bench_die "$sb has no rocksdb driver"
+"$sb" --help | grep "^  rocksdb - " >/dev/null || bench_die "$sb has no rocksdb driver"
 
 cache=268435456          # 256M, our default --rocksdb-cache-size
 block=16384

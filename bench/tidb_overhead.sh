@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 bench_need_time
-"$sb" --help | grep -q "^  tidb - " || bench_die "$sb has no tidb driver"
+"$sb" --help | grep "^  tidb - " >/dev/null || bench_die "$sb has no tidb driver"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
