@@ -191,6 +191,9 @@ db="$TEST_TMP/missing"
 kv "$TEST_TMP/count.lua" run --events=1
 is "$rc" 1 "run without a database fails"
 like "$out" "No RocksDB database at '.*missing': run the 'prepare' command first" "... telling the user to prepare"
+kv "$TEST_TMP/count.lua" run --events=1 --threads=3
+is "$rc/$(count "$out" "No RocksDB database at|last message repeated")/$(count "$out" "function failed")" \
+  "1/1/1" "with 3 threads: the driver's line and the script's once, not once per thread"
 [ ! -e "$db" ]
 ok $? "... without creating a directory"
 
