@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: runs the test suite and prints one summary line "N passed, N failed[, N skipped]".
 #
-#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|live] [PATTERN...]
+#   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|live|faults] [PATTERN...]
 #
 # With patterns, only the tests whose path contains one of them run.
 #
@@ -81,7 +81,7 @@ if [ -z "$only" ] || [ "$only" = unit ]; then
     run_one "unit/$(basename "$t")" "$t"
   done
 fi
-for kind in cli compat live; do
+for kind in cli compat live faults; do
   [ -n "$only" ] && [ "$only" != "$kind" ] && continue
   for t in "$src/tests/$kind"/*.t; do
     [ -f "$t" ] || continue
