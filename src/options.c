@@ -560,6 +560,11 @@ static int check_one(const sb_option *opt)
     ok = is_choice(r, text);
     snprintf(value, sizeof(value), "%s", text);
     say_choices(r, expect, sizeof(expect));
+  } else if (r->item_ok != NULL) {
+    const char *text = opt->text ? opt->text : "";
+    ok = r->item_ok(text);
+    snprintf(value, sizeof(value), "%s", text);
+    snprintf(expect, sizeof(expect), "%s", r->expect ? r->expect : "another value");
   } else {
     return 0;
   }

@@ -194,6 +194,9 @@ like "$out" "No RocksDB database at '.*missing': run the 'prepare' command first
 kv "$TEST_TMP/count.lua" run --events=1 --threads=3
 is "$rc/$(count "$out" "No RocksDB database at|last message repeated")/$(count "$out" "function failed")" \
   "1/1/1" "with 3 threads: the driver's line and the script's once, not once per thread"
+kv "$TEST_TMP/count.lua" run --events=1 --threads=3 --rocksdb-options-file="$TEST_TMP/no-such-file"
+is "$rc/$out" "1/FATAL: Invalid value for --rocksdb-options-file: $TEST_TMP/no-such-file (expected the path of a readable RocksDB OPTIONS file)" \
+  "an OPTIONS file that cannot be read: one line, before anything runs"
 [ ! -e "$db" ]
 ok $? "... without creating a directory"
 
