@@ -30,6 +30,10 @@ static bool driver_created;
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const db_driver_def *initialized[8];
 static int initialized_count;
+/* Drivers whose init failed: every thread asks for the driver, and the failure (a bad
+   option, a database that is not there) is reported by the first one only. */
+static const db_driver_def *failed_drivers[8];
+static int failed_count;
 
 bool db_used(void)
 {
@@ -54,18 +58,30 @@ bool db_ps_disabled(void)
 /* Drivers                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
+static bool listed(const db_driver_def *const *list, int count, const db_driver_def *def)
+{
+  for (int i = 0; i < count; i++)
+    if (list[i] == def)
+      return true;
+  return false;
+}
+
+/* The driver's init runs once per process; a failure is remembered, so the threads after
+   the first fail without running it (and printing its messages) again. */
 static int init_driver_once(const db_driver_def *def)
 {
   int rc = 0;
+  int capacity = (int) (sizeof(initialized) / sizeof(initialized[0]));
 
   pthread_mutex_lock(&init_mutex);
-  bool done = false;
-  for (int i = 0; i < initialized_count; i++)
-    done |= initialized[i] == def;
-  if (!done) {
+  if (listed(failed_drivers, failed_count, def)) {
+    rc = 1;
+  } else if (!listed(initialized, initialized_count, def)) {
     rc = def->ops->init != NULL ? def->ops->init() : 0;
-    if (rc == 0 && initialized_count < (int) (sizeof(initialized) / sizeof(initialized[0])))
+    if (rc == 0 && initialized_count < capacity)
       initialized[initialized_count++] = def;
+    else if (rc != 0 && failed_count < capacity)
+      failed_drivers[failed_count++] = def;
   }
   pthread_mutex_unlock(&init_mutex);
   return rc;

@@ -39,6 +39,24 @@ const db_driver_def *const db_driver_defs[] = {
   NULL
 };
 
+/* The names --db-driver takes: checked with the other options, before anything runs (1.0.20
+   finds an unknown name when each thread creates its driver, and says so once per thread). */
+static const char *const driver_names[] = {
+#ifdef SB_DRIVER_MYSQL
+  "mysql",
+#endif
+#ifdef SB_DRIVER_PGSQL
+  "pgsql",
+#endif
+#ifdef SB_DRIVER_TIDB
+  "tidb",
+#endif
+#ifdef SB_DRIVER_ROCKSDB
+  "rocksdb",
+#endif
+  NULL
+};
+
 static const option_decl db_args[] = {
   {.name = "db-driver", .desc = "specifies database driver to use ('help' to get list of "
    "available drivers)",
@@ -49,7 +67,8 @@ static const option_decl db_args[] = {
 #elif defined(SB_DRIVER_ROCKSDB)
    .default_text = "rocksdb",
 #endif
-   .type = SB_ARG_TYPE_STRING},
+   .type = SB_ARG_TYPE_STRING, .choices = driver_names,
+   .compat_error = "FATAL: invalid database driver name: '%s'"},
   {.name = "db-ps-mode", .desc = "prepared statements usage mode {auto, disable}",
    .default_text = "auto", .type = SB_ARG_TYPE_STRING,
    .choices = (const char *const[]) {"auto", "disable", NULL},

@@ -535,14 +535,14 @@ static bool is_choice(const option_decl *r, const char *text)
   return false;
 }
 
-/* Every item of a list: one of the choices, or a whole number in range. */
+/* Every item of a list: one of the choices, one item_ok passes, or a whole number in range. */
 static int check_list(const sb_option *opt)
 {
   const option_decl *r = &opt->rule;
 
   for (size_t i = 0; i < opt->item_count; i++) {
     const char *item = opt->items[i];
-    if (is_choice(r, item))
+    if (is_choice(r, item) || (r->item_ok != NULL && r->item_ok(item)))
       continue;
     if (r->ranged) {
       int64_t n;
@@ -577,7 +577,7 @@ static int check_one(const sb_option *opt)
                                     : type_expectation(opt->type));
     return -1;
   }
-  if (opt->type == SB_ARG_TYPE_LIST && (r->ranged || r->choices != NULL))
+  if (opt->type == SB_ARG_TYPE_LIST && (r->ranged || r->choices != NULL || r->item_ok != NULL))
     return check_list(opt);
   if (r->ranged) {
     double v;
@@ -613,6 +613,11 @@ static int check_one(const sb_option *opt)
     ok = is_choice(r, text);
     snprintf(value, sizeof(value), "%s", text);
     say_choices(r, expect, sizeof(expect));
+  } else if (r->item_ok != NULL) {
+    const char *text = opt->text ? opt->text : "";
+    ok = r->item_ok(text);
+    snprintf(value, sizeof(value), "%s", text);
+    snprintf(expect, sizeof(expect), "%s", r->expect ? r->expect : "another value");
   } else {
     return 0;
   }

@@ -54,6 +54,8 @@ typedef struct option_decl {
   const char *const *choices;  /* STRING: one of these words; LIST: every item is (or a number
                                   in range, when ranged); NULL-terminated */
   bool any_case;               /* choices compare ignoring case (else exactly, as 1.0.20) */
+  bool (*item_ok)(const char *item);  /* LIST: every item passes this (or is a choice);
+                                         STRING: the value does */
   bool number_list;            /* INT, DOUBLE: also takes a comma-separated list of numbers
                                   (each in range); the value is the first, the whole list
                                   comes from opt_numbers() */

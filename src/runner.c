@@ -1,11 +1,13 @@
 /*
  * runner.c: the `run` command. The main thread owns the timeline (start barrier, warm-up,
  * time limit, forced shutdown, signals); a reporter thread prints intermediate and checkpoint
- * reports; workers run events and touch only their own worker_stats.
+ * reports; workers run events and touch only their own worker_stats and their own slot of
+ * worker_left_ns.
  *
- * Per event a worker reads two shared words that change at most a few times per run (the stop
- * flag and the warm-up flag); the --events budget is claimed in batches, so even a limited run
- * writes a shared counter only once per batch.
+ * Per event a worker reads three shared words that change at most a few times per run (the
+ * stop flag, the warm-up flag and the deadline) and compares the deadline with the clock it
+ * read for the event's latency anyway; the --events budget is claimed in batches, so even a
+ * limited run writes a shared counter only once per batch.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +27,7 @@
 #include "report.h"
 #include "results/output.h"
 #include "results/recorder.h"
+#include "run_timeline.h"
 #include "runner.h"
 #include "signals.h"
 
@@ -41,6 +44,7 @@ static struct {
   int stop;                  /* workers must not start another event: STOP_* */
   int warming_up;            /* events do not consume the --events budget yet */
   int rate_mode;
+  uint64_t deadline_ns;      /* no event starts from then on (--time); 0 = none (yet) */
 } __attribute__((aligned(128))) flags;
 
 static uint64_t events_remaining __attribute__((aligned(128)));
@@ -62,8 +66,9 @@ static int barrier_release;            /* 1 = run, -1 = abort */
 
 /* Measurement timeline (monotonic ns). */
 static uint64_t measure_start_ns;
-static uint64_t stopped_at_ns;         /* when the main thread stopped the workers; 0 = not */
-static unsigned threads_at_stop;       /* threads still running at that moment */
+static uint64_t stopped_at_ns;         /* when the workers were stopped (for the time limit:
+                                          the deadline itself); 0 = not */
+static uint64_t *worker_left_ns;       /* per worker: when it left its event loop; 0 = not */
 
 /* Reporter state: owned by the reporter thread while it runs, by the main thread after. */
 static pthread_t reporter;
@@ -99,7 +104,9 @@ bool runner_failed(void)
 
 bool runner_stopping(void)
 {
-  return __atomic_load_n(&flags.stop, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&flags.stop, __ATOMIC_ACQUIRE) ||
+         timeline_time_is_up(__atomic_load_n(&flags.deadline_ns, __ATOMIC_ACQUIRE),
+                             clock_now_ns());
 }
 
 void runner_fail_late(void)
@@ -132,12 +139,20 @@ static bool claim_events(worker_stats *w)
   return true;
 }
 
-bool sb_more_events(int thread_id)
+/* May the worker start another event? now_ns: the clock the caller read, 0 = not read. */
+static bool more_events(int thread_id, uint64_t now_ns)
 {
   int stop = __atomic_load_n(&flags.stop, __ATOMIC_RELAXED);
   if (__builtin_expect(stop, 0)) {
     if (stop == STOP_TIME_LIMIT)
       log_text(LOG_INFO, "Time limit exceeded, exiting...");
+    return false;
+  }
+  /* Each worker watches the deadline itself: waiting for the main thread to be scheduled
+     and raise the stop flag would let events start late on a busy machine. */
+  uint64_t deadline = __atomic_load_n(&flags.deadline_ns, __ATOMIC_RELAXED);
+  if (deadline != 0 && timeline_time_is_up(deadline, now_ns ? now_ns : clock_now_ns())) {
+    log_text(LOG_INFO, "Time limit exceeded, exiting...");
     return false;
   }
 
@@ -156,6 +171,11 @@ bool sb_more_events(int thread_id)
   if (flags.rate_mode && !rate_next_event(&w->scheduled_ns))
     return false;
   return true;
+}
+
+bool sb_more_events(int thread_id)
+{
+  return more_events(thread_id, 0);
 }
 
 void sb_event_start(int thread_id)
@@ -186,7 +206,7 @@ bool sb_event_next(int thread_id)
 
   if (!w->warmup_event)
     stats_record_event(w, now > w->event_start_ns ? now - w->event_start_ns : 0);
-  if (!sb_more_events(thread_id)) {
+  if (!more_events(thread_id, now)) {
     __atomic_store_n(&w->in_event, 0, __ATOMIC_RELAXED);
     return false;
   }
@@ -272,6 +292,9 @@ static void *worker_main(void *arg)
     if (rc != 0)
       runner_fail();
   }
+  /* The measurement ends with the last event: thread_done and closing connections are not
+     part of it. */
+  __atomic_store_n(&worker_left_ns[thread_id], clock_now_ns(), __ATOMIC_RELEASE);
   __atomic_sub_fetch(&threads_running, 1, __ATOMIC_RELAXED);
 
   /* as in 1.0.20, a worker whose thread_init failed has nothing to tear down */
@@ -341,7 +364,8 @@ typedef enum { REPORT_FINAL, REPORT_CHECKPOINT, REPORT_FORCED } cumulative_kind;
 
 /* Everything since the last checkpoint. On a forced shutdown, events still running are not
    counted (as in 1.0.20); how many there were is said. --histogram goes with the final
-   report only, as in 1.0. */
+   report only, as in 1.0. The final report's time is the end of the measurement (the last
+   event), however long the threads then took to finish. */
 static void report_cumulative(cumulative_kind kind)
 {
   bool forced = kind == REPORT_FORCED;
@@ -350,6 +374,10 @@ static void report_cumulative(cumulative_kind kind)
   unsigned unfinished = 0;
 
   current.taken_ns = clock_now_ns();
+  if (kind == REPORT_FINAL)
+    current.taken_ns = timeline_end(worker_left_ns, config.threads, current.taken_ns);
+  if (current.taken_ns < baseline.taken_ns)     /* a checkpoint taken after the last event */
+    current.taken_ns = baseline.taken_ns;
   stats_take(&current);
   stats_latency_extremes(&min_ns, &max_ns);
 
@@ -385,6 +413,12 @@ static uint64_t seconds_to_ns(double s)
   return (uint64_t) (s * 1e9 + 0.5);
 }
 
+/* Threads running events at a tick (those that stopped at the deadline ran until it). */
+static unsigned running_at(uint64_t tick_ns)
+{
+  return timeline_running_at(worker_left_ns, config.threads, tick_ns);
+}
+
 static void *reporter_main(void *arg)
 {
   uint64_t interval_ns = seconds_to_ns(results_interval_seconds());
@@ -417,11 +451,11 @@ static void *reporter_main(void *arg)
     if (stopping) {
       uint64_t stopped_at = __atomic_load_n(&stopped_at_ns, __ATOMIC_ACQUIRE);
       if (next_report && now >= next_report && next_report <= stopped_at)
-        report_intermediate(next_report, __atomic_load_n(&threads_at_stop, __ATOMIC_RELAXED));
+        report_intermediate(next_report, running_at(next_report));
       break;
     }
     if (next_report && now >= next_report) {
-      report_intermediate(next_report, __atomic_load_n(&threads_running, __ATOMIC_RELAXED));
+      report_intermediate(next_report, running_at(next_report));
       /* Skip ticks missed while a slow report hook ran, keeping the grid. */
       while (next_report <= now)
         next_report += interval_ns;
@@ -595,6 +629,14 @@ static void stop_workers(int reason)
   rate_stop();
 }
 
+/* Workers start no further event. at: when they were stopped -- for the time limit the
+   deadline itself, whoever noticed it first, so the reporter prints the tick due then. */
+static void note_stop(uint64_t at, int reason)
+{
+  __atomic_store_n(&stopped_at_ns, at, __ATOMIC_RELEASE);
+  stop_workers(reason);
+}
+
 static void end_warmup(void)
 {
   current.taken_ns = clock_now_ns();
@@ -650,16 +692,15 @@ static void supervise(void)
         log_text(LOG_WARNING, "Cannot start the reporting thread: no intermediate reports");
     }
     if (!warming && time_limit == 0 && config.max_time > 0) {
-      time_limit = measure_start_ns + seconds_to_ns(config.max_time);
+      time_limit = timeline_deadline(measure_start_ns, config.max_time);
+      __atomic_store_n(&flags.deadline_ns, time_limit, __ATOMIC_RELEASE);
       if (config.forced_shutdown)
         forced_at = time_limit + seconds_to_ns(config.forced_shutdown_after);
     }
-    if (!stopped && (interrupted_by || runner_failed() || (time_limit && now >= time_limit))) {
+    bool broken = interrupted_by || runner_failed();
+    if (!stopped && (broken || timeline_time_is_up(time_limit, now))) {
       stopped = true;
-      __atomic_store_n(&threads_at_stop, __atomic_load_n(&threads_running, __ATOMIC_RELAXED),
-                       __ATOMIC_RELAXED);
-      __atomic_store_n(&stopped_at_ns, now, __ATOMIC_RELEASE);
-      stop_workers(interrupted_by || runner_failed() ? STOP_NOW : STOP_TIME_LIMIT);
+      note_stop(broken ? now : time_limit, broken ? STOP_NOW : STOP_TIME_LIMIT);
       if (warming) {         /* stopped during warm-up: report what ran so far */
         warming = false;
         end_warmup();
@@ -677,6 +718,9 @@ static void supervise(void)
       deadline = forced_at;
     main_wait(deadline);
   }
+  /* The workers may all have stopped at the deadline before this thread looked. */
+  if (!stopped && timeline_time_is_up(time_limit, clock_now_ns()))
+    note_stop(time_limit, STOP_TIME_LIMIT);
 }
 
 static uint64_t wall_clock_ns(void)
@@ -793,6 +837,7 @@ static int prepare_run_state(void)
 {
   events_remaining = config.max_events;
   stopped_at_ns = 0;
+  flags.deadline_ns = 0;
   failed = 0;
   failed_late = 0;
   interrupted_by = 0;
@@ -806,8 +851,9 @@ static int prepare_run_state(void)
   if (stats_snapshot_init(&baseline) || stats_snapshot_init(&previous) ||
       stats_snapshot_init(&current))
     return -1;
+  worker_left_ns = calloc(config.threads, sizeof(uint64_t));
   scratch = histogram_new();
-  return scratch == NULL ? -1 : 0;
+  return scratch == NULL || worker_left_ns == NULL ? -1 : 0;
 }
 
 static void free_run_state(void)
@@ -817,6 +863,8 @@ static void free_run_state(void)
   stats_snapshot_free(&current);
   histogram_free(scratch);
   scratch = NULL;
+  free(worker_left_ns);
+  worker_left_ns = NULL;
 }
 
 int runner_run(sb_test *test)

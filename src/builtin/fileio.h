@@ -92,6 +92,11 @@ typedef struct fileio_files {
   uint64_t map_size;
 } fileio_files;
 
+/* --file-io-mode=mmap: a SIGBUS on one of these mappings (no room left behind a sparse
+   file) prints which file and where, with a HINT, and exits 1 (fileio_mapfault.c). */
+void fileio_mapfault_watch(const fileio_files *files);
+void fileio_mapfault_unwatch(void);
+
 struct fileio_aio;
 
 /* What one worker owns; only its own thread touches it during the run. */

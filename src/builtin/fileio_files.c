@@ -313,6 +313,7 @@ static int map_files(const fileio_settings *s, fileio_files *f)
     }
     f->maps[i] = map;
   }
+  fileio_mapfault_watch(f);
   return 0;
 }
 
@@ -356,6 +357,8 @@ int fileio_files_open(const fileio_settings *s, fileio_files *f)
 
 void fileio_files_close(fileio_files *f)
 {
+  if (f->maps != NULL)
+    fileio_mapfault_unwatch();
   for (unsigned i = 0; f->maps != NULL && i < f->count; i++)
     if (f->maps[i] != NULL)
       munmap(f->maps[i], f->map_size);

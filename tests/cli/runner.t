@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # runner.t: how `run` runs: exact --events counts with several threads, --time limits,
 # intermediate report lines (also every 0.5 s), --histogram, --percentile, percentiles within
-# [min, max], and --rand-seed reproducing every thread's random numbers. Timing bounds are
-# generous: the suite runs on small, busy machines.
+# [min, max], --rand-seed reproducing every thread's random numbers, the total time as the
+# time the events ran (not --time, not the threads' teardown), and no retry of a failed event
+# once the time is up. Timing bounds are generous: the suite runs on small, busy machines.
 . "$(dirname "$0")/../lib/tap.sh"
 
 write count.lua <<'LUA'
@@ -34,6 +35,55 @@ SLEEP_US=1000 sb count.lua run --time=1 --events=100000000
 num_cmp "$(field "$out" "total time:")" "<=" 2.5 "with both limits, the time limit stops a long --events run"
 sb count.lua run --time=0 --events=20
 num_cmp "$(field "$out" "total number of events:")" "==" 20 "--time=0 means no time limit"
+
+# The report's total time is how long the events ran: from the start to the end of the last
+# event, whatever --time said and however long the threads take to finish after it. Checked
+# against the time this test measures, and against sleeps that cannot be shorter than asked:
+# nothing here depends on the machine's speed.
+wall_sb() {   # wall_sb ARGS...: sb, and $wall = the seconds the process took
+  local start end
+  start=$(date +%s.%N)
+  sb "$@"
+  end=$(date +%s.%N)
+  wall=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+}
+write long_events.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(1200000) end
+LUA
+wall_sb long_events.lua run --time=1 --threads=2
+secs=$(field "$out" "total time:")
+is "$(field "$out" "total number of events:")" 2 \
+   "events of 1.2 s with --time=1: each thread finishes the one it started, none starts after"
+num_cmp "$secs" ">=" 1.2 "... and the total time is the 1.2 s they ran, not --time ($secs s)"
+num_cmp "$secs" "<=" "$wall" "... and no more than the process lived ($wall s)"
+
+write slow_done.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() ffi.C.usleep(10000) end
+function thread_done() ffi.C.usleep(1500000) end
+LUA
+wall_sb slow_done.lua run --time=1 --threads=2
+secs=$(field "$out" "total time:")
+num_cmp "$secs" ">=" 1 "a thread_done of 1.5 s: the total time still covers --time=1 ($secs s)"
+num_cmp "$secs" "<=" "$(awk -v w="$wall" 'BEGIN { print w - 1.5 }')" \
+        "... but not the 1.5 s thread_done took after the last event (process: $wall s)"
+
+# An event that fails with an ignorable error is run again, but not once the time is up: it
+# ends uncounted (1.0.20 retries it forever; --forced-shutdown bounds this case if it did).
+write retry_late.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+local tries = 0
+function event()
+  tries = tries + 1
+  ffi.C.usleep(1200000)
+  error({errcode = sysbench.error.RESTART_EVENT})
+end
+function thread_done() print("tries " .. tries) end
+LUA
+sb retry_late.lua run --time=1 --forced-shutdown=5
+is "$rc/$(printf '%s\n' "$out" | grep -c '^tries 1$')/$(field "$out" "total number of events:")" "0/1/0" \
+   "an event failing ignorably past --time is not run again: exit 0, one try, no event counted"
 
 write ends.lua <<'LUA'
 function event() return true end

@@ -218,10 +218,26 @@ is "$rc" 1 "a wrong password with 3 threads: exit 1"
 is "$(count "$out" "^FATAL: unable to connect to MySQL server on host")/$(count "$out" "^FATAL: error 1045")/$(count "$out" "thread_init' function failed: .*connection creation failed$")/$(count "$out" "^FATAL: Thread initialization failed!$")" \
    "1/1/1/1" "... each of 1.0.20's lines once, not once per thread"
 unlike "$out" "sbtest-pw|wrong-pw" "... and no password in the output"
+# (sorted: 1.0.20's threads print their lines in any order)
+same "a wrong password, 3 threads (each line once)" --allow connect-failure-once --sort \
+     --file conn.lua -- \
+     conn.lua run --events=1 --threads=3 --mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT" \
+     --mysql-user="$MYSQL_USER" --mysql-password=wrong-pw
 same "a port nobody listens on" --file conn.lua -- conn.lua run --events=1 \
      --mysql-host=127.0.0.1 --mysql-port="$(free_port)"
-same "an unknown database driver" --db --file conn.lua -- conn.lua run --events=1 --db-driver=x
-same "--db-driver=help" --db --file conn.lua -- conn.lua run --events=1 --db-driver=help
+same "a port nobody listens on, 3 threads (each line once)" --allow connect-failure-once --sort \
+     --file conn.lua -- conn.lua run --events=1 --threads=3 --mysql-host=127.0.0.1 \
+     --mysql-port="$(free_port)"
+# An unknown driver name: 1.0.20's line once, before the run starts (1.0.20: in every thread)
+for threads in 1 3; do
+  same "an unknown database driver, $threads thread(s)" --db --allow driver-options-checked-first \
+       --file conn.lua -- conn.lua run --events=1 --threads=$threads --db-driver=x
+  like "$out" "^HINT: --db-driver expects mysql" "... with a hint naming the drivers compiled in"
+done
+same "--db-driver=help" --db --allow driver-options-checked-first --file conn.lua -- \
+     conn.lua run --events=1 --db-driver=help
+same "an unknown database driver in a parallel prepare" --db --allow driver-options-checked-first \
+     --allow errors-exit-1 -- oltp_read_write prepare --threads=3 --db-driver=x
 my conn.lua run --events=1 --db-ps-mode=x
 is "$rc:$out" "1:$(printf 'FATAL: Invalid value for db-ps-mode: x\nHINT: --db-ps-mode expects auto or disable')" \
    "an unknown --db-ps-mode: 1.0.20's line, once, before anything runs"

@@ -25,7 +25,11 @@
 #
 # Deliberate differences live in one place, tests/compat/differences.txt, each with its reason.
 # Entries of scope "global" apply to every case; "case" entries only where a case names them
-# with --allow. Anything else that differs fails.
+# with --allow. Anything else that differs fails. Rule kinds: ours-extra/ref-extra REGEX (such
+# lines of one side are left out), ours-sub/ref-sub 'REGEX => TEXT', ours-block REGEX (a
+# paragraph starting with such a line is left out), ref-once REGEX (a line of 1.0.20's whose
+# match of REGEX an earlier line had is left out: what it prints once per thread),
+# exit 'ref=N ours=M'.
 #
 # The reference is only ever run from a scratch directory: 1.0.20 also loads modules from
 # ./src/lua, and the source tree holds ours.
@@ -61,7 +65,7 @@ compat_load_differences() {
              for i in "${!compat_rule_id[@]}"; do
                [ "${compat_rule_id[$i]}" = "$id" ] && compat_rule_scope[$i]=$scope
              done ;;
-      ours-extra|ref-extra|ours-sub|ref-sub|ours-block|exit)
+      ours-extra|ref-extra|ours-sub|ref-sub|ours-block|ref-once|exit)
         compat_rule_id+=("$id"); compat_rule_scope+=("$scope")
         compat_rule_kind+=("$key"); compat_rule_arg+=("$value") ;;
       *) echo "compat.sh: unknown key '$key' in [$id] of $COMPAT_DIFFERENCES" >&2; exit 2 ;;
@@ -136,6 +140,10 @@ compat_apply_rules() {   # compat_apply_rules SIDE ALLOWED < text
       "$side-sub")
         pat=${arg%% => *} rep=${arg#* => }
         text=$(printf '%s\n' "$text" | sed -E "s$sep$pat$sep$rep${sep}g") ;;
+      "$side-once")         # a line whose match was printed before (the rest may differ)
+        text=$(printf '%s\n' "$text" |
+               ONCE="$arg" awk 'match($0, ENVIRON["ONCE"]) && seen[substr($0, RSTART, RLENGTH)]++ { next }
+                                { print }') ;;
       "$side-block")        # a paragraph (up to a blank line) that starts with a matching line
         text=$(printf '%s\n' "$text" | awk -v pat="$arg" '
           skipping && /^$/ { skipping = 0; next }

@@ -113,8 +113,9 @@ is "$rc/$(stat 'ignored errors')/$(stat write)" "0/10/100" \
 
 pg update.lua run --events=1 --time=0 --pgsql-ignore-errors=40P01,1213
 is "$rc" 1 "a bad --pgsql-ignore-errors item exits 1"
-like "$out" "FATAL: Invalid value for --pgsql-ignore-errors: '1213' \(expected SQLSTATEs" \
+like "$out" "FATAL: Invalid value for --pgsql-ignore-errors: 1213 \(expected SQLSTATEs" \
   "... naming the bad item and what is accepted"
+unlike "$out" "Initializing worker" "... before anything runs"
 
 # ---------------------------------------------------------------------------------------------
 # A fatal error: 1.0.20's lines, exit 1.
@@ -206,8 +207,9 @@ is "$rc/$err" "1/Invalid value for the 'pgsql_port' option: 'abc'" \
   "a port that is not a number: 1.0.20's line, before anything runs"
 sb connect.lua run --events=1 --time=0 --db-driver=pgsql --pgsql-sslmode=sometimes
 is "$rc" 1 "a bad --pgsql-sslmode exits 1"
-like "$out" "^FATAL: Invalid value for --pgsql-sslmode: 'sometimes' \(expected disable, allow, prefer, require, verify-ca or verify-full\)" \
+like "$out" "^FATAL: Invalid value for --pgsql-sslmode: sometimes \(expected disable, allow, prefer, require, verify-ca or verify-full\)" \
   "... with one line saying what is accepted"
+unlike "$out" "Initializing worker" "... before anything runs"
 
 # ---------------------------------------------------------------------------------------------
 # Debug output: queries yes, password never.

@@ -191,6 +191,12 @@ db="$TEST_TMP/missing"
 kv "$TEST_TMP/count.lua" run --events=1
 is "$rc" 1 "run without a database fails"
 like "$out" "No RocksDB database at '.*missing': run the 'prepare' command first" "... telling the user to prepare"
+kv "$TEST_TMP/count.lua" run --events=1 --threads=3
+is "$rc/$(count "$out" "No RocksDB database at|last message repeated")/$(count "$out" "function failed")" \
+  "1/1/1" "with 3 threads: the driver's line and the script's once, not once per thread"
+kv "$TEST_TMP/count.lua" run --events=1 --threads=3 --rocksdb-options-file="$TEST_TMP/no-such-file"
+is "$rc/$out" "1/FATAL: Invalid value for --rocksdb-options-file: $TEST_TMP/no-such-file (expected the path of a readable RocksDB OPTIONS file)" \
+  "an OPTIONS file that cannot be read: one line, before anything runs"
 [ ! -e "$db" ]
 ok $? "... without creating a directory"
 

@@ -106,6 +106,8 @@ like "$out" "errno = 9007" "... naming the error"
 tidb ins.lua --mysql-db=tidbish --tidb-retry-errors=abc --events=1 run
 is "$rc" 1 "a bad --tidb-retry-errors is refused"
 like "$out" "Invalid value for --tidb-retry-errors: abc" "... with the item and what is accepted"
+tidb ins.lua --mysql-db=tidbish --tidb-session-vars=novalue --threads=3 --events=1 run
+is "$rc/$(count "$out" "tidb-session-vars")" "1/1" "a bad --tidb-session-vars with 3 threads: said once"
 
 # ---------------------------------------------------------------------------------------------
 # Several servers: one port has nothing listening.
@@ -149,7 +151,8 @@ unlike "$out" "max_join_size is" "... with the session variables set again on ev
 
 tidb vars.lua --mysql-db=tidbish --tidb-session-vars="max_join_size" --events=1 run
 is "$rc" 1 "a session variable without a value is refused"
-like "$out" "--tidb-session-vars: 'max_join_size' is not name=value" "... naming it"
+like "$out" "^FATAL: Invalid value for --tidb-session-vars: max_join_size \(expected name=value pairs" \
+  "... naming it, before anything runs"
 
 # ---------------------------------------------------------------------------------------------
 # prepare through the TiDB backend (TiDB's comments are ignored by MariaDB)

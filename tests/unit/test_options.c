@@ -236,6 +236,36 @@ static void test_declared_checks(void)
      "a boolean that is not one: 1.0.20's 'invalid option' line, then the hint");
 }
 
+static bool five_letters(const char *item)
+{
+  return strlen(item) == 5;
+}
+
+/* item_ok: every item of a list (besides the choices), or a string's value, must pass it. */
+static void test_item_checks(void)
+{
+  static const char *const all[] = {"all", NULL};
+  static const option_decl checked[] = {
+    {.name = "code-list", .default_text = "ABCDE", .type = SB_ARG_TYPE_LIST, .choices = all,
+     .item_ok = five_letters, .expect = "codes of five letters"},
+    {.name = "code-word", .default_text = "ABCDE", .type = SB_ARG_TYPE_STRING,
+     .item_ok = five_letters, .expect = "a code of five letters"},
+    {.name = NULL},
+  };
+  char e[256];
+
+  ok(options_declare(checked, e, sizeof(e)) == 0, "declaring options with item checks succeeds");
+  ok(option_set(options_find("code-list"), "AAAAA,all,BBBBB", e, sizeof(e)) == 0 &&
+     options_check_given() == 0, "a list of passing items and choices passes");
+  ok(option_set(options_find("code-list"), "AAAAA,BBB", e, sizeof(e)) == 0 &&
+     options_check_given() == -1, "one item that fails is refused");
+  option_set(options_find("code-list"), "all", e, sizeof(e));
+  ok(option_set(options_find("code-word"), "XYZ", e, sizeof(e)) == 0 &&
+     options_check_given() == -1, "a string the check refuses is refused");
+  ok(option_set(options_find("code-word"), "VWXYZ", e, sizeof(e)) == 0 &&
+     options_check_given() == 0, "a string it accepts passes");
+}
+
 int main(void)
 {
   char e[256];
@@ -251,6 +281,7 @@ int main(void)
   test_pending();
   test_redeclare();
   test_declared_checks();
+  test_item_checks();
   options_free_all();
   return tap_done();
 }

@@ -51,10 +51,10 @@ db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state
          copied into the connection first. */
       log_text(LOG_DEBUG, "Ignoring error %u %s, reconnecting", sql_errno, message);
       db_set_error(con, DB_ERROR_IGNORABLE, (int) sql_errno, sql_state, message);
-      if (reconnect_until_done(con) != 0) {
-        con->error = DB_ERROR_FATAL;
-        return DB_ERROR_FATAL;
-      }
+      /* Given up because the run is ending: the error stays ignorable, and the event ends
+         uncounted instead of being run again (sysbench.lua's thread_run). */
+      if (reconnect_until_done(con) != 0)
+        return DB_ERROR_IGNORABLE;
       db_count_reconnect(con);
       log_text(LOG_DEBUG, "Reconnected");
       return DB_ERROR_IGNORABLE;

@@ -26,6 +26,12 @@ static bool read_sqlstate(const char *s, pgsqldrv_sqlstate *out)
   return true;
 }
 
+bool pgsqldrv_is_sqlstate(const char *item)
+{
+  pgsqldrv_sqlstate ignored;
+  return read_sqlstate(item, &ignored);
+}
+
 const char *pgsqldrv_parse_ignore_list(pgsqldrv_settings *c, const char *const *items,
                                        size_t count)
 {

@@ -82,10 +82,10 @@ db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsql
     case PGSQL_ERROR_CLASS_RECONNECT:
       log_text(LOG_DEBUG, "Ignoring error %s %s, reconnecting", state, message);
       db_set_error(con, DB_ERROR_IGNORABLE, 0, state, message);
-      if (reconnect_until_done(con) != 0) {
-        con->error = DB_ERROR_FATAL;
-        return DB_ERROR_FATAL;
-      }
+      /* Given up because the run is ending: the error stays ignorable, and the event ends
+         uncounted instead of being run again (sysbench.lua's thread_run). */
+      if (reconnect_until_done(con) != 0)
+        return DB_ERROR_IGNORABLE;
       db_count_reconnect(con);
       log_text(LOG_DEBUG, "Reconnected");
       return DB_ERROR_IGNORABLE;

@@ -35,6 +35,13 @@ static bool valid_port_list(const char *name, const char *value)
   return p[-1] != ',';
 }
 
+static const char *const ssl_modes[] = {
+  "disable", "allow", "prefer", "require", "verify-ca", "verify-full", NULL
+};
+static const char *const all_errors[] = {"all", NULL};
+
+/* Checked by the option registry before anything runs, so a bad value is one line, not one
+   per thread creating its driver. */
 const option_decl pgsqldrv_args[] = {
   {.name = "pgsql-host", .desc = "PostgreSQL server host", .default_text = "localhost", .type = SB_ARG_TYPE_LIST},
   {.name = "pgsql-port", .desc = "PostgreSQL server port", .default_text = "5432",
@@ -42,16 +49,15 @@ const option_decl pgsqldrv_args[] = {
   {.name = "pgsql-user", .desc = "PostgreSQL user", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-password", .desc = "PostgreSQL password", .default_text = "", .type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-db", .desc = "PostgreSQL database name", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
-  {.name = "pgsql-sslmode", .desc = "SSL mode {disable, allow, prefer, require, verify-ca, verify-full}", .default_text = "prefer", .type = SB_ARG_TYPE_STRING},
+  {.name = "pgsql-sslmode", .desc = "SSL mode {disable, allow, prefer, require, verify-ca, verify-full}", .default_text = "prefer", .type = SB_ARG_TYPE_STRING,
+   .choices = ssl_modes},
   {.name = "pgsql-sslrootcert", .desc = "path name of the CA file for verify-ca and verify-full", .type = SB_ARG_TYPE_STRING},
-  {.name = "pgsql-ignore-errors", .desc = "list of SQLSTATEs to ignore, or \"all\"", .default_text = "40P01,23505,40001", .type = SB_ARG_TYPE_LIST},
+  {.name = "pgsql-ignore-errors", .desc = "list of SQLSTATEs to ignore, or \"all\"", .default_text = "40P01,23505,40001", .type = SB_ARG_TYPE_LIST,
+   .choices = all_errors, .any_case = true, .item_ok = pgsqldrv_is_sqlstate,
+   .expect = "SQLSTATEs of five characters separated by commas, e.g. 40P01,40001, or \"all\""},
   {.name = "pgsql-dry-run", .desc = "Dry run, pretend that all PostgreSQL client API calls are successful "
    "without executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = NULL}
-};
-
-static const char *const ssl_modes[] = {
-  "disable", "allow", "prefer", "require", "verify-ca", "verify-full"
 };
 
 static const char *optional_string(const char *name)
@@ -60,26 +66,19 @@ static const char *optional_string(const char *name)
   return value != NULL && *value != '\0' ? value : NULL;
 }
 
-static int load_ssl(void)
+static void load_ssl(void)
 {
   pgsqldrv_settings *c = &pgsqldrv_config;
   const char *mode = opt_string("pgsql-sslmode");
 
   /* Given by the user only: otherwise libpq's default, which honours PGSSLMODE (1.0.20 never
-     set it). */
+     set it). The option registry took only one of ssl_modes. */
   c->sslmode = NULL;
-  if (opt_is_set("pgsql-sslmode")) {
-    for (size_t i = 0; i < sizeof(ssl_modes) / sizeof(ssl_modes[0]); i++)
+  if (opt_is_set("pgsql-sslmode"))
+    for (size_t i = 0; ssl_modes[i] != NULL; i++)
       if (mode != NULL && strcmp(mode, ssl_modes[i]) == 0)
         c->sslmode = ssl_modes[i];
-    if (c->sslmode == NULL) {
-      log_text(LOG_FATAL, "Invalid value for --pgsql-sslmode: '%s' (expected disable, allow, "
-               "prefer, require, verify-ca or verify-full)", mode != NULL ? mode : "");
-      return -1;
-    }
-  }
   c->sslrootcert = optional_string("pgsql-sslrootcert");
-  return 0;
 }
 
 int pgsqldrv_settings_load(void)
@@ -101,8 +100,7 @@ int pgsqldrv_settings_load(void)
   c->password = opt_string("pgsql-password");
   c->db = opt_string("pgsql-db");
   c->dry_run = opt_bool("pgsql-dry-run");
-  if (load_ssl() != 0)
-    return -1;
+  load_ssl();
 
   size_t n;
   const char *const *items = opt_list("pgsql-ignore-errors", &n);

@@ -54,6 +54,8 @@ void pgsqldrv_settings_free(void);
 
 /* The --pgsql-ignore-errors list into settings (exported for the unit test). "all" or
    five-character SQLSTATEs; returns the bad item, or NULL when all are good. */
+/* Five letters or digits: an item --pgsql-ignore-errors takes (besides "all"). */
+bool pgsqldrv_is_sqlstate(const char *item);
 const char *pgsqldrv_parse_ignore_list(pgsqldrv_settings *c, const char *const *items,
                                        size_t count);
 

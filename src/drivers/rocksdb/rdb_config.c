@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "logger.h"
 #include "options.h"
@@ -14,7 +15,14 @@ rdb_config rdb_cfg;
 static const char *const compression_names[] = {"none", "snappy", "lz4", "zstd", NULL};
 static const char *const txn_names[] = {"none", "optimistic", "pessimistic", NULL};
 
-/* Ranges and words are checked by the option registry before anything runs. */
+/* Given at all, an OPTIONS file must be there to read: said before anything runs. */
+static bool readable_file(const char *path)
+{
+  return *path == '\0' || access(path, R_OK) == 0;
+}
+
+/* Ranges, words and the OPTIONS file are checked by the option registry before anything
+   runs. */
 const option_decl rdb_args[] = {
   {.name = "rocksdb-path", .desc = "database directory (created if missing)", .default_text = "sysbench-rocksdb", .type = SB_ARG_TYPE_STRING},
   {.name = "rocksdb-cache-size", .desc = "block cache size", .default_text = "256M", .type = SB_ARG_TYPE_SIZE},
@@ -30,7 +38,8 @@ const option_decl rdb_args[] = {
   {.name = "rocksdb-disable-wal", .desc = "write without a write-ahead log (unsafe, faster)", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "rocksdb-direct-io", .desc = "O_DIRECT reads and flush/compaction writes", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "rocksdb-options-file", .desc = "a RocksDB OPTIONS file to start from (the options above then "
-   "apply only where given on the command line)", .type = SB_ARG_TYPE_STRING},
+   "apply only where given on the command line)", .type = SB_ARG_TYPE_STRING,
+   .item_ok = readable_file, .expect = "the path of a readable RocksDB OPTIONS file"},
   {.name = "rocksdb-txn", .desc = "what BEGIN/COMMIT map to {none, optimistic, pessimistic}", .default_text = "pessimistic", .type = SB_ARG_TYPE_STRING,
    .choices = txn_names, .any_case = true},
   {.name = "rocksdb-stats", .desc = "print RocksDB statistics and the block cache hit rate after the run", .default_text = "off", .type = SB_ARG_TYPE_BOOL},

@@ -18,7 +18,20 @@ tidb_settings tidb_config;
 static const char *const txn_modes[] = {"", "pessimistic", "optimistic", NULL};
 static const char *const clustered_kinds[] = {"on", "off", "default", NULL};
 
-/* Ranges and words are checked by the option registry before anything runs. */
+/* --tidb-session-vars must read as name=value,...: said before anything runs (the driver's
+   start then says why in detail, which cannot happen any more). */
+static bool session_vars_ok(const char *spec)
+{
+  char *statements[MAX_SESSION_VARS];
+  char why[256];
+  int n = tidb_session_statements(spec, statements, MAX_SESSION_VARS, why, sizeof(why));
+  for (int i = 0; i < n; i++)
+    free(statements[i]);
+  return n >= 0;
+}
+
+/* Ranges, words and the session variables are checked by the option registry before
+   anything runs. */
 const option_decl tidb_args[] = {
   {.name = "tidb-retry-errors", .desc = "TiDB errors that restart the transaction at once (write "
    "conflicts, schema changes, deadlocks, lock wait time-outs)", .default_text = "9007,8002,8022,8028,1213,1205", .type = SB_ARG_TYPE_LIST,
@@ -32,7 +45,9 @@ const option_decl tidb_args[] = {
   {.name = "tidb-txn-mode", .desc = "transaction mode set on every connection {pessimistic, optimistic}; "
    "empty keeps the server's", .default_text = "", .type = SB_ARG_TYPE_STRING,
    .choices = txn_modes, .any_case = true, .expect = "pessimistic or optimistic"},
-  {.name = "tidb-session-vars", .desc = "session variables set on every (re)connect: name=value,...", .default_text = "", .type = SB_ARG_TYPE_STRING},
+  {.name = "tidb-session-vars", .desc = "session variables set on every (re)connect: name=value,...", .default_text = "", .type = SB_ARG_TYPE_STRING,
+   .item_ok = session_vars_ok, .expect = "name=value pairs separated by commas (at most 64), "
+   "e.g. tidb_mem_quota_query=1073741824"},
   {.name = "tidb-split-regions", .desc = "prepare: pre-split each table and its index on k into this many "
    "regions before loading (0: no split)", .default_text = "0", .type = SB_ARG_TYPE_INT,
    .ranged = true, .min = 0, .max = 100000},

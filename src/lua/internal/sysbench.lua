@@ -78,6 +78,7 @@ void sb_event_stop(int thread_id);
 bool sb_more_events(int thread_id);
 bool sb_event_next(int thread_id);
 void sb_event_cancel(int thread_id);
+bool runner_stopping(void);
 
 typedef enum
 {
@@ -122,6 +123,13 @@ function thread_run(thread_id)
          return
       end
       if type(ret) == "table" and ret.errcode == sysbench.error.RESTART_EVENT then
+         -- Once the run is ending (its time is up, Ctrl-C, another thread failed) the event
+         -- is not tried again: it ends uncounted, like one cut off by a forced shutdown.
+         -- (A driver gives up reconnecting then, and re-preparing would fail.)
+         if ffi.C.runner_stopping() then
+            ffi.C.sb_event_cancel(thread_id)
+            return
+         end
          if sysbench.hooks.before_restart_event then
             sysbench.hooks.before_restart_event(ret)
          end

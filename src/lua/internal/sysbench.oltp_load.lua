@@ -109,6 +109,39 @@ local function table_comment(ctx, t)
       "pg_table_is_visible(c.oid)", t))
 end
 
+-- The comment of the first sbtest table that carries our marker, or nil.
+local function first_marker_comment(ctx)
+   local like = "'sbtest%' "
+   local marked = "'" .. MARKER_PREFIX .. "%'"
+   if is_mysql(ctx) then
+      return ctx.con:query_row(
+         "SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() " ..
+         "AND TABLE_NAME LIKE " .. like .. "AND TABLE_COMMENT LIKE " .. marked ..
+         " ORDER BY LENGTH(TABLE_NAME), TABLE_NAME LIMIT 1")
+   end
+   return ctx.con:query_row(
+      "SELECT obj_description(c.oid, 'pg_class') FROM pg_class c WHERE c.relname LIKE " ..
+      like .. "AND c.relkind IN ('r', 'p') AND pg_table_is_visible(c.oid) AND " ..
+      "obj_description(c.oid, 'pg_class') LIKE " .. marked ..
+      " ORDER BY LENGTH(c.relname), c.relname LIMIT 1")
+end
+
+-- prepare --resume without --rand-seed: the seed the interrupted prepare recorded in its
+-- markers, so the tables it never created are loaded from it too and the finished set is the
+-- one a fresh load with that seed gives. nil: no marker, or a seed was given.
+local function interrupted_seed(ctx)
+   local opt = sysbench.opt
+   if not opt.resume or opt.rand_seed ~= 0 then
+      return nil
+   end
+   local ok, comment = pcall(first_marker_comment, ctx)
+   local marker = ok and M.parse_marker(comment) or nil
+   if marker == nil or marker.seed == nil then
+      return nil
+   end
+   return load.seed_from_text(marker.seed)
+end
+
 local function index_exists(ctx, t)
    local n
    if is_mysql(ctx) then
@@ -223,6 +256,7 @@ function sql.context(drv, con, command, backend)
    if command == load.PREPARE then
       ctx.statement_bytes = statement_bytes(ctx)
       load_session(ctx, drv:driver_name())
+      ctx.resume_seed = interrupted_seed(ctx)
    end
    return ctx
 end
@@ -402,7 +436,7 @@ function sql.begin_table(ctx, t)
          return resume_existing(ctx, t, comment)
       end
    end
-   local seed = load.effective_seed()
+   local seed = ctx.resume_seed or load.effective_seed()
    ctx.seeds[t] = seed
    load.table_rows_from(t, seed, false)
    local marker = M.marker_allowed() and M.marker(seed) or nil
