@@ -81,9 +81,10 @@ void stats_record_event(worker_stats *w, uint64_t latency_ns)
   uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
 
   if (w->epoch != epoch) {
-    w->epoch = epoch;
     store64(&w->latency_min_ns, latency_ns);
     store64(&w->latency_max_ns, latency_ns);
+    /* the extremes first: a reporter that sees the new epoch (acquire) sees them too */
+    __atomic_store_n(&w->epoch, epoch, __ATOMIC_RELEASE);
   } else {
     if (latency_ns < w->latency_min_ns)
       store64(&w->latency_min_ns, latency_ns);
@@ -225,7 +226,7 @@ bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_
   worker_stats *w = thread_id < worker_count ? &workers[thread_id] : NULL;
 
   /* A worker that has not finished an event since the reset still shows old extremes. */
-  if (w == NULL || __atomic_load_n(&w->epoch, __ATOMIC_RELAXED) != epoch) {
+  if (w == NULL || __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE) != epoch) {
     *min_ns = *max_ns = 0;
     return false;
   }
