@@ -20,6 +20,7 @@ sb="$src/src/sysbench"
 unit_dir="$src/tests/unit"
 only=""
 jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
+timeout_s=${TEST_TIMEOUT:-900}
 patterns=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -86,11 +87,15 @@ start_one() {
   local i=$1 cmd=${commands[$1]}
   (
     start=$(date +%s)
+    # a test file that hangs is ended after $TEST_TIMEOUT seconds (default 900) and fails
     if [[ $cmd == *.t ]]; then
-      env --default-signal=INT,QUIT bash "$cmd" >"$log_dir/$i.log" 2>&1
+      env --default-signal=INT,QUIT timeout -k 10 "$timeout_s" bash "$cmd" >"$log_dir/$i.log" 2>&1
     else
-      env --default-signal=INT,QUIT "$cmd" >"$log_dir/$i.log" 2>&1
+      env --default-signal=INT,QUIT timeout -k 10 "$timeout_s" "$cmd" >"$log_dir/$i.log" 2>&1
     fi
+    status=$?
+    [ "$status" = 124 ] && echo "not ok - ended after $timeout_s s (TEST_TIMEOUT): a hang" >>"$log_dir/$i.log"
+    (exit "$status")
     echo "$? $(( $(date +%s) - start ))" >"$log_dir/$i.tmp"
     mv "$log_dir/$i.tmp" "$log_dir/$i.done"
   ) &
