@@ -22,14 +22,14 @@ static void ignore(const unsigned *codes, size_t n, bool all)
 
 /* A layered driver's hook: 9007 restarts the transaction, 8004 is fatal whatever the list
    says. */
-static mysqldrv_error_class tidb_like(unsigned sql_errno, const char *sql_state,
-                                      mysqldrv_error_class chosen)
+static driver_error_class tidb_like(unsigned sql_errno, const char *sql_state,
+                                    driver_error_class chosen)
 {
   (void) sql_state;
   if (sql_errno == 9007)
-    return MYSQL_ERROR_CLASS_IGNORABLE;
+    return DRIVER_ERROR_IGNORE;
   if (sql_errno == 8004)
-    return MYSQL_ERROR_CLASS_FATAL;
+    return DRIVER_ERROR_FATAL;
   return chosen;
 }
 
@@ -37,31 +37,31 @@ static void test_classification(void)
 {
   const unsigned defaults[] = {1213, 1020, 1205};
   ignore(defaults, 3, false);
-  ok(mysqldrv_classify_error(1213, "40001") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1213, "40001") == DRIVER_ERROR_IGNORE,
      "default list: 1213 (deadlock) is ignorable");
-  ok(mysqldrv_classify_error(1205, "HY000") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1205, "HY000") == DRIVER_ERROR_IGNORE,
      "default list: 1205 (lock wait timeout) is ignorable");
-  ok(mysqldrv_classify_error(1146, "42S02") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(1146, "42S02") == DRIVER_ERROR_FATAL,
      "default list: 1146 (no such table) is fatal");
-  ok(mysqldrv_classify_error(2013, "HY000") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(2013, "HY000") == DRIVER_ERROR_FATAL,
      "default list: a lost connection (2013) is fatal");
 
   const unsigned lost[] = {2013, 2006};
   ignore(lost, 2, false);
-  ok(mysqldrv_classify_error(2013, "HY000") == MYSQL_ERROR_CLASS_RECONNECT,
+  ok(mysqldrv_classify_error(2013, "HY000") == DRIVER_ERROR_RECONNECT,
      "2013 listed: reconnect");
-  ok(mysqldrv_classify_error(2006, "HY000") == MYSQL_ERROR_CLASS_RECONNECT,
+  ok(mysqldrv_classify_error(2006, "HY000") == DRIVER_ERROR_RECONNECT,
      "2006 listed: reconnect");
-  ok(mysqldrv_classify_error(2011, "HY000") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(2011, "HY000") == DRIVER_ERROR_FATAL,
      "2011 not listed: fatal");
-  ok(mysqldrv_classify_error(1213, "40001") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(1213, "40001") == DRIVER_ERROR_FATAL,
      "1213 not listed: fatal");
 
   ignore(NULL, 0, true);
-  ok(mysqldrv_classify_error(1146, "42S02") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1146, "42S02") == DRIVER_ERROR_IGNORE,
      "all: any server error is ignorable");
-  ok(mysqldrv_classify_error(2011, "HY000") == MYSQL_ERROR_CLASS_RECONNECT &&
-         mysqldrv_classify_error(2055, "HY000") == MYSQL_ERROR_CLASS_RECONNECT,
+  ok(mysqldrv_classify_error(2011, "HY000") == DRIVER_ERROR_RECONNECT &&
+         mysqldrv_classify_error(2055, "HY000") == DRIVER_ERROR_RECONNECT,
      "all: 2011 and 2055 reconnect");
 
   ok(mysqldrv_is_connection_loss(2006) && mysqldrv_is_connection_loss(2013) &&
@@ -71,12 +71,12 @@ static void test_classification(void)
 
   ignore(defaults, 3, false);
   mysqldrv_set_hooks(&(mysqldrv_hooks) {.classify = tidb_like});
-  ok(mysqldrv_classify_error(9007, "HY000") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(9007, "HY000") == DRIVER_ERROR_IGNORE,
      "a hook can make an unlisted error ignorable");
-  ok(mysqldrv_classify_error(1213, "40001") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1213, "40001") == DRIVER_ERROR_IGNORE,
      "the hook sees the list's decision and may keep it");
   ignore(NULL, 0, true);
-  ok(mysqldrv_classify_error(8004, "HY000") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(8004, "HY000") == DRIVER_ERROR_FATAL,
      "a hook can make an error fatal even under 'all'");
   mysqldrv_set_hooks(&(mysqldrv_hooks) {0});
 }

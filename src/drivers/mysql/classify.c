@@ -39,13 +39,13 @@ static bool listed(unsigned sql_errno)
   return false;
 }
 
-mysqldrv_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state)
+driver_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state)
 {
-  mysqldrv_error_class chosen = MYSQL_ERROR_CLASS_FATAL;
+  driver_error_class chosen = DRIVER_ERROR_FATAL;
 
   if (listed(sql_errno))
-    chosen = mysqldrv_is_connection_loss(sql_errno) ? MYSQL_ERROR_CLASS_RECONNECT
-                                                    : MYSQL_ERROR_CLASS_IGNORABLE;
+    chosen = mysqldrv_is_connection_loss(sql_errno) ? DRIVER_ERROR_RECONNECT
+                                                    : DRIVER_ERROR_IGNORE;
   if (mysqldrv_active_hooks.classify != NULL)
     chosen = mysqldrv_active_hooks.classify(sql_errno, sql_state, chosen);
   return chosen;

@@ -194,7 +194,7 @@ static void close_handle(mysqldrv_conn *c)
 
 int mysqldrv_connect(db_conn *con)
 {
-  mysqldrv_conn *c = calloc(1, sizeof(*c));
+  mysqldrv_conn *c = calloc(1, sizeof(*c) + mysqldrv_active_hooks.connection_state_size);
   char why[600], where[300];
 
   if (c == NULL)

@@ -36,16 +36,33 @@ db_error_t mysqldrv_fail_disconnected(db_conn *con)
   return mysqldrv_fail(con, CR_SERVER_GONE_ERROR, "HY000", "Server has gone away");
 }
 
+driver_error_class mysqldrv_failure_class(db_conn *con, unsigned sql_errno,
+                                          const char *sql_state)
+{
+  driver_error_class cls = mysqldrv_classify_error(sql_errno, sql_state);
+  if (mysqldrv_active_hooks.failed != NULL)
+    mysqldrv_active_hooks.failed(con, sql_errno, cls);
+  return cls;
+}
+
 db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
                          const char *message)
 {
-  switch (mysqldrv_classify_error(sql_errno, sql_state)) {
-    case MYSQL_ERROR_CLASS_IGNORABLE:
+  return mysqldrv_fail_as(con, mysqldrv_failure_class(con, sql_errno, sql_state), sql_errno,
+                          sql_state, message);
+}
+
+db_error_t mysqldrv_fail_as(db_conn *con, driver_error_class cls, unsigned sql_errno,
+                            const char *sql_state, const char *message)
+{
+  switch (cls) {
+    case DRIVER_ERROR_IGNORE:
+    case DRIVER_ERROR_RESTART_TRANSACTION:
       log_text(LOG_DEBUG, "Ignoring error %u %s", sql_errno, message);
       db_set_error(con, DB_ERROR_IGNORABLE, (int) sql_errno, sql_state, message);
       return DB_ERROR_IGNORABLE;
 
-    case MYSQL_ERROR_CLASS_RECONNECT:
+    case DRIVER_ERROR_RECONNECT:
       /* The script sees the original error (oltp_common's before_restart_event looks for
          2013 and friends); `message` may live in the handle the reconnect frees, so it is
          copied into the connection first. */
@@ -59,7 +76,7 @@ db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state
       log_text(LOG_DEBUG, "Reconnected");
       return DB_ERROR_IGNORABLE;
 
-    case MYSQL_ERROR_CLASS_FATAL:
+    case DRIVER_ERROR_FATAL:
     default: {
       /* 1.0.20's line, naming the client call and the statement (the script's error that
          follows names the script's line). */

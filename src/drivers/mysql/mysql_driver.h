@@ -17,6 +17,7 @@
 #include <mysql.h>
 
 #include "db.h"
+#include "drivers/driver_error.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* Settings (options.c)                                                                     */
@@ -93,26 +94,28 @@ void mysqldrv_describe_endpoint(const mysqldrv_endpoint *ep, char *buf, size_t l
 /* Errors (errors.c)                                                                        */
 /* ---------------------------------------------------------------------------------------- */
 
-typedef enum {
-  MYSQL_ERROR_CLASS_FATAL,       /* stop the run with the error */
-  MYSQL_ERROR_CLASS_IGNORABLE,   /* count as an ignored error, restart the event */
-  MYSQL_ERROR_CLASS_RECONNECT    /* reconnect, count a reconnect, restart the event */
-} mysqldrv_error_class;
-
 /* 2006, 2013, 2011, 2055: the connection is gone. */
 bool mysqldrv_is_connection_loss(unsigned sql_errno);
 
-/* --mysql-ignore-errors rules, then the layered driver's classify hook if any. */
-mysqldrv_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state);
+/* --mysql-ignore-errors rules (a listed error is ignored, or reconnected when it is a lost
+   connection; any other is fatal), then the layered driver's classify hook if any. */
+driver_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Hooks for a layered driver (set once, in its init, before any connection)                */
 /* ---------------------------------------------------------------------------------------- */
 
 typedef struct {
-  /* Reclassify an error; `chosen` is what --mysql-ignore-errors decided. */
-  mysqldrv_error_class (*classify)(unsigned sql_errno, const char *sql_state,
-                                   mysqldrv_error_class chosen);
+  /* Reclassify an error; `chosen` is what --mysql-ignore-errors decided. No side effects:
+     the rules are asked more than once about some errors. */
+  driver_error_class (*classify)(unsigned sql_errno, const char *sql_state,
+                                 driver_error_class chosen);
+  /* A call on `con` failed with `sql_errno`, classified `cls` (once per failure, before the
+     connection's error is set and any message is logged). May sleep to back off. */
+  void (*failed)(db_conn *con, unsigned sql_errno, driver_error_class cls);
+  /* Bytes of the layered driver's own state in each connection (mysqldrv_layer_state),
+     zeroed when the connection is made. */
+  size_t connection_state_size;
   /* Where reconnect attempt `attempt` (0, 1, ...) of a lost connection goes; NULL keeps the
      connection's server. May sleep to back off. */
   void (*reconnect_endpoint)(mysqldrv_endpoint *ep, unsigned attempt);
@@ -167,7 +170,14 @@ typedef struct {
   const char *call_query;
   size_t call_query_len;
   struct mysqldrv_stream *stream;  /* the LOAD DATA LOCAL INFILE being fed (stream.c) */
+  uint64_t layer[];            /* the layered driver's state (hooks.connection_state_size) */
 } mysqldrv_conn;
+
+/* The layered driver's state of this connection (see mysqldrv_hooks). */
+static inline void *mysqldrv_layer_state(db_conn *con)
+{
+  return ((mysqldrv_conn *) con->ptr)->layer;
+}
 
 /* Remember the client call and statement text an error would be reported against. */
 static inline void mysqldrv_doing(db_conn *con, const char *call, const char *query, size_t len)
@@ -214,6 +224,12 @@ int mysqldrv_reconnect(db_conn *con);
  */
 db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
                          const char *message);
+/* The two halves of mysqldrv_fail, for a caller that reports a fatal error its own way:
+   the class of a failure (the layered driver hears of it), then acting on it. */
+driver_error_class mysqldrv_failure_class(db_conn *con, unsigned sql_errno,
+                                          const char *sql_state);
+db_error_t mysqldrv_fail_as(db_conn *con, driver_error_class cls, unsigned sql_errno,
+                            const char *sql_state, const char *message);
 /* The connection has no handle (a reconnect failed): as a lost server (2006). */
 db_error_t mysqldrv_fail_disconnected(db_conn *con);
 

@@ -161,13 +161,15 @@ int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
       free(s);
       return 1;
     }
-    if (mysqldrv_classify_error(err, mysql_stmt_sqlstate(s->handle)) == MYSQL_ERROR_CLASS_FATAL) {
+    driver_error_class cls = mysqldrv_failure_class(con, err, mysql_stmt_sqlstate(s->handle));
+    if (cls == DRIVER_ERROR_FATAL) {
       /* 1.0.20's two lines; the script then gets its "SQL API error" */
       log_text(LOG_FATAL, "mysql_stmt_prepare() failed");
       log_text(LOG_FATAL, "MySQL error: %u \"%s\"", err, mysql_stmt_error(s->handle));
       db_set_api_error(con);
     } else {
-      fail_statement(con, s->handle);
+      mysqldrv_fail_as(con, cls, err, mysql_stmt_sqlstate(s->handle),
+                       mysql_stmt_error(s->handle));
     }
     mysql_stmt_close(s->handle);
     free(s);

@@ -65,10 +65,10 @@ static bool listed(const pgsqldrv_settings *c, const char *sql_state)
   return false;
 }
 
-pgsqldrv_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
-                                       bool connection_lost)
+driver_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
+                                     bool connection_lost)
 {
   if (!listed(c, sql_state))
-    return PGSQL_ERROR_CLASS_FATAL;
-  return connection_lost ? PGSQL_ERROR_CLASS_RECONNECT : PGSQL_ERROR_CLASS_IGNORABLE;
+    return DRIVER_ERROR_FATAL;
+  return connection_lost ? DRIVER_ERROR_RECONNECT : DRIVER_ERROR_IGNORE;
 }

@@ -69,7 +69,8 @@ db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsql
            e->state != NULL ? e->state : e->lost ? PGSQL_STATE_CONNECTION_FAILURE : "");
 
   switch (pgsqldrv_classify(&pgsqldrv_config, state, e->lost)) {
-    case PGSQL_ERROR_CLASS_IGNORABLE:
+    case DRIVER_ERROR_IGNORE:
+    case DRIVER_ERROR_RESTART_TRANSACTION:
       log_text(LOG_DEBUG, "Ignoring error %s %s", state, message);
       db_set_error(con, DB_ERROR_IGNORABLE, 0, state, message);
       if (!e->lost && c != NULL && c->pg != NULL && pgsqldrv_transaction_failed(c)) {
@@ -79,7 +80,7 @@ db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsql
       }
       return DB_ERROR_IGNORABLE;
 
-    case PGSQL_ERROR_CLASS_RECONNECT:
+    case DRIVER_ERROR_RECONNECT:
       log_text(LOG_DEBUG, "Ignoring error %s %s, reconnecting", state, message);
       db_set_error(con, DB_ERROR_IGNORABLE, 0, state, message);
       /* Given up because the run is ending: the error stays ignorable, and the event ends
@@ -90,7 +91,7 @@ db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsql
       log_text(LOG_DEBUG, "Reconnected");
       return DB_ERROR_IGNORABLE;
 
-    case PGSQL_ERROR_CLASS_FATAL:
+    case DRIVER_ERROR_FATAL:
     default:
       if (how->full_message)
         log_text(LOG_FATAL, "%s() failed: %s", how->call, e->full != NULL ? e->full : message);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "drivers/driver_error.h"
 
 /* libpq's types, declared here so that the rules (classify.c, endpoints.c, placeholders.c)
    compile and unit-test without libpq's headers. */
@@ -78,19 +79,13 @@ unsigned pgsqldrv_endpoint_count(void);
 /* Errors (classify.c: rules without I/O; errors.c: acting on them)                         */
 /* ---------------------------------------------------------------------------------------- */
 
-typedef enum {
-  PGSQL_ERROR_CLASS_FATAL,       /* stop the run with the error */
-  PGSQL_ERROR_CLASS_IGNORABLE,   /* count as an ignored error, restart the event */
-  PGSQL_ERROR_CLASS_RECONNECT    /* reconnect, count a reconnect, restart the event */
-} pgsqldrv_error_class;
-
 /* The SQLSTATE reported for a lost connection the server gave no reason for. */
 #define PGSQL_STATE_CONNECTION_FAILURE "08006"
 
 /* --pgsql-ignore-errors: listed (or "all") is ignorable, or a reconnect when the connection
    is gone; anything else is fatal. */
-pgsqldrv_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
-                                       bool connection_lost);
+driver_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
+                                     bool connection_lost);
 
 /* How a failed libpq call is reported when it is fatal, as 1.0.20 does: "<call>() failed:
    <status> <message>", then "failed query was: <query>" for text queries. */
