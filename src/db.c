@@ -2,9 +2,11 @@
  * db.c: the database layer shared by all drivers. It creates drivers and connections for the
  * Lua API, runs queries and prepared statements through the driver, emulates prepared
  * statements on the client when the driver cannot or --db-ps-mode=disable says so, batches
- * bulk inserts, re-prepares statements after a reconnect, and counts every finished query as
- * a read, write or other (1.0's rule: a result set is a read, affected rows a write).
+ * bulk inserts, acts on the class of a driver's error (rolls back, reconnects, counts),
+ * re-prepares statements after a reconnect, and counts every finished query as a read, write
+ * or other (1.0's rule: a result set is a read, affected rows a write).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "db_emulate.h"
@@ -179,10 +182,11 @@ void db_set_connect_error(const char *fmt, ...)
   va_end(ap);
 }
 
-void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
+void db_set_error(db_conn *con, driver_error_class cls, int sql_errno, const char *sql_state,
                   const char *message)
 {
-  con->error = error;
+  con->error_class = cls;
+  con->error = db_error_outcome(cls);
   con->sql_errno = sql_errno;
   snprintf(con->sqlstate_buf, sizeof(con->sqlstate_buf), "%s", sql_state ? sql_state : "");
   snprintf(con->errmsg_buf, sizeof(con->errmsg_buf), "%s", message ? message : "");
@@ -205,6 +209,7 @@ void db_api_alert(const char *what)
 
 void db_set_api_error(db_conn *con)
 {
+  con->error_class = DRIVER_ERROR_FATAL;
   con->error = DB_ERROR_FATAL;
   con->sql_errno = 0;
   con->sql_state = NULL;
@@ -381,23 +386,17 @@ static uint64_t error_code_of(const db_conn *con)
   return stats_error_code_pack(text);
 }
 
-/* Per statement: its read/write/other class and its kind (and rows), in the worker's own
-   counters (stats.h: only the owner writes them). */
-static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
+/* Per statement that succeeded: its read/write/other class and its kind (and rows), in the
+   worker's own counters (stats.h: only the owner writes them). */
+static void count_result(db_conn *con, const db_result *rs)
 {
   worker_stats *w = stats_of((unsigned) con->thread_id);
 
-  if (rc == DB_ERROR_NONE) {
-    stats_count(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
-                1);
-    stats_count(w, (sb_counter_type) (SB_CNT_STMT_SELECT + con->statement_kind), 1);
-    if (rs->stat_type == DB_STAT_READ)
-      stats_count(w, SB_CNT_ROWS, rs->nrows);
-  } else if (rc == DB_ERROR_IGNORABLE && !con->reconnected) {
-    /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
-    stats_count(w, SB_CNT_ERROR, 1);
-    stats_record_error_code(w, error_code_of(con));
-  }
+  stats_count(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
+              1);
+  stats_count(w, (sb_counter_type) (SB_CNT_STMT_SELECT + con->statement_kind), 1);
+  if (rs->stat_type == DB_STAT_READ)
+    stats_count(w, SB_CNT_ROWS, rs->nrows);
 }
 
 void db_count_ignored_error(db_conn *con)
@@ -408,26 +407,114 @@ void db_count_ignored_error(db_conn *con)
   }
 }
 
-void db_count_reconnect(db_conn *con)
+/* ------------------------------------------------------------------------------------------ */
+/* After an error                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One reconnect: the driver's, or a new connection. */
+static int reconnect_once(db_conn *con)
 {
-  sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
-  con->generation++;
-  con->reconnected = true;
+  const db_driver_ops *ops = con->driver->def->ops;
+  if (ops->reconnect != NULL)
+    return ops->reconnect(con);
+  ops->disconnect(con);
+  return ops->connect(con);
+}
+
+/* After the connection was lost: reconnect until it works, backing off from 1 ms to 100 ms
+   between attempts; give up only when the run is ending. Statements prepared before are
+   prepared again on their next execution (the generation). */
+static bool reconnect_after_loss(db_conn *con)
+{
+  useconds_t pause = 1000;
+
+  for (;;) {
+    if (reconnect_once(con) == 0) {
+      con->generation++;
+      return true;
+    }
+    if (runner_failed() || runner_stopping())
+      return false;
+    usleep(pause);
+    if (pause < 100000)
+      pause *= 2;
+  }
+}
+
+/* "Ignoring error 1213 Deadlock found ..." at --verbosity=5: the server's error number, else
+   its SQLSTATE. */
+static void log_ignored(const db_conn *con, const char *then)
+{
+  char code[16];
+  if (con->sql_errno != 0)
+    snprintf(code, sizeof(code), "%d", con->sql_errno);
+  else
+    snprintf(code, sizeof(code), "%s", con->sql_state != NULL ? con->sql_state : "");
+  log_text(LOG_DEBUG, "Ignoring error %s %s%s", code,
+           con->sql_errmsg != NULL ? con->sql_errmsg : "", then);
+}
+
+/* Act on the class of an error the driver reported for `con`: roll back, reconnect, and
+   count an ignored error (when `count`: 1.0 did not count failed prepares) or a reconnect
+   (1.0 counts a reconnect as one, not as an error). The script then sees the connection's
+   error (db_error_outcome of the class): the event is retried, or the run stops. */
+static void settle(db_conn *con, driver_error_class cls, bool count)
+{
+  const db_driver_ops *ops = con->driver->def->ops;
+  worker_stats *w = stats_of((unsigned) con->thread_id);
+  bool counted_as_error = true;
+
+  con->error_class = DRIVER_ERROR_NONE;
+  switch (cls) {
+    case DRIVER_ERROR_NONE:
+    case DRIVER_ERROR_FATAL:
+      return;
+    case DRIVER_ERROR_IGNORE:
+      log_ignored(con, "");
+      break;
+    case DRIVER_ERROR_RESTART_TRANSACTION:
+      log_ignored(con, "");
+      if (ops->rollback != NULL)
+        ops->rollback(con);
+      break;
+    case DRIVER_ERROR_RECONNECT:
+      log_ignored(con, ", reconnecting");
+      /* Given up because the run is ending: the error stays ignorable and is counted as
+         one; the event ends uncounted instead of being run again (sysbench.lua). */
+      if (reconnect_after_loss(con)) {
+        stats_count(w, SB_CNT_RECONNECT, 1);
+        log_text(LOG_DEBUG, "Reconnected");
+        counted_as_error = false;
+      }
+      break;
+  }
+  if (count && counted_as_error) {
+    stats_count(w, SB_CNT_ERROR, 1);
+    stats_record_error_code(w, error_code_of(con));
+  }
+}
+
+void db_statement_failed(db_conn *con)
+{
+  settle(con, con->error_class, false);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Queries                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Common tail of query and execute: count, keep or drop the result set. */
-static db_result *finish(db_conn *con, db_error_t rc)
+/* Common tail of query and execute: count, keep or drop the result set, or act on the
+   error. */
+static db_result *finish(db_conn *con, driver_error_class rc)
 {
   db_result *rs = &con->rs;
 
-  con->error = rc;
-  count_result(con, rc, rs);
-  if (rc != DB_ERROR_NONE)
+  if (rc != DRIVER_ERROR_NONE) {
+    con->error = db_error_outcome(rc);
+    settle(con, rc, true);
     return NULL;
+  }
+  count_result(con, rs);
   db_clear_error(con);
   if (rs->stat_type == DB_STAT_READ) {
     con->state = DB_CONN_RESULT_SET;
@@ -442,7 +529,6 @@ static void reset_result(db_conn *con, db_stmt *stmt)
   memset(rs, 0, sizeof(*rs));
   rs->connection = con;
   rs->statement = stmt;
-  con->reconnected = false;
   con->statement_kind = stmt != NULL ? stmt->kind : SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT;
 }
 
@@ -470,7 +556,7 @@ bool db_statement_start(db_conn *con)
   return true;
 }
 
-db_result *db_statement_finish(db_conn *con, db_error_t rc)
+db_result *db_statement_finish(db_conn *con, driver_error_class rc)
 {
   return finish(con, rc);
 }
@@ -506,15 +592,15 @@ int db_stream_in(db_conn *con, const char *statement, size_t len, db_stream_fill
   reset_result(con, NULL);
   const db_driver_ops *ops = con->driver->def->ops;
   if (ops->stream_in == NULL) {
-    db_set_error(con, DB_ERROR_FATAL, DB_STREAM_UNSUPPORTED, "HY000",
+    db_set_error(con, DRIVER_ERROR_FATAL, DB_STREAM_UNSUPPORTED, "HY000",
                  "the driver cannot stream data to the server");
     return -1;
   }
   if (db_debug_enabled())
     log_text(LOG_DEBUG, "stream: %.*s", (int) len, statement);
-  db_error_t rc = ops->stream_in(con, statement, len, fill, arg, &con->rs);
+  driver_error_class rc = ops->stream_in(con, statement, len, fill, arg, &con->rs);
   finish(con, rc);
-  return rc == DB_ERROR_NONE ? 0 : -1;
+  return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
 db_row_t *db_fetch_row(db_result *rs)
@@ -602,6 +688,7 @@ db_stmt *db_prepare(db_conn *con, const char *query, size_t len)
   if (rc < 0) {
     free(stmt->query);
     free(stmt);
+    db_statement_failed(con);
     return NULL;
   }
   /* 1: no server-side statement (disabled, or the driver cannot prepare this one) */
@@ -699,7 +786,7 @@ db_result *db_execute(db_stmt *stmt)
   if (stmt->generation != con->generation && reprepare(stmt) != 0) {
     if (con->error == DB_ERROR_NONE)
       db_set_api_error(con);
-    count_result(con, con->error, &con->rs);
+    settle(con, con->error_class, true);
     return NULL;
   }
   if (db_debug_enabled())

@@ -1,8 +1,8 @@
 /*
  * db.h: the database layer between the Lua API (sysbench.sql, the legacy sysbench.db) and the
  * drivers. Drivers implement db_driver_ops; this layer owns connections, prepared statements,
- * client-side statement emulation (--db-ps-mode=disable), bulk inserts, error classification
- * and the read/write/other counters.
+ * client-side statement emulation (--db-ps-mode=disable), bulk inserts, what happens after an
+ * error (a driver only classifies it: driver_error.h) and the read/write/other counters.
  *
  * The leading fields of db_driver, db_conn, db_stmt, db_result, db_row, db_value and db_bind
  * are declared again in Lua through FFI (sysbench.sql.lua, and by scripts in the wild that
@@ -15,15 +15,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/driver_error.h"
 #include "options.h"
 #include "stats.h"
 
-/* Driver-independent error class of the last operation on a connection. */
+/* What the script sees of the last call on a connection (Lua's sql_error_t): the driver's
+   class of the error (driver_error.h) once this layer has acted on it. */
 typedef enum {
   DB_ERROR_NONE,          /* no error */
-  DB_ERROR_IGNORABLE,     /* retry the event: --mysql-ignore-errors, deadlocks, reconnects */
+  DB_ERROR_IGNORABLE,     /* retry the event: ignored errors, restarted transactions, reconnects */
   DB_ERROR_FATAL          /* stop the run */
 } db_error_t;
+
+static inline db_error_t db_error_outcome(driver_error_class cls)
+{
+  return cls == DRIVER_ERROR_NONE ? DB_ERROR_NONE
+         : cls == DRIVER_ERROR_FATAL ? DB_ERROR_FATAL : DB_ERROR_IGNORABLE;
+}
 
 /* Statistic a finished query counts as (the order is the Lua sql_stat_type). */
 typedef enum {
@@ -89,23 +97,34 @@ typedef enum {
    returns how many (0 at the end), or -1 to abort the statement. */
 typedef long (*db_stream_fill)(void *arg, char *buf, size_t capacity);
 
+/*
+ * A driver's operations. Those that talk to the server return the class of their failure
+ * (DRIVER_ERROR_NONE when they succeeded) after setting the connection's error with
+ * db_set_error(); the others return -1 with it set. The driver only classifies: rolling back,
+ * reconnecting and counting are this layer's (db.c), through rollback and reconnect.
+ */
 typedef struct db_driver_ops {
   int (*init)(void);                                 /* once per process, first use */
   int (*thread_init)(int thread_id);
   int (*connect)(db_conn *con);
   int (*disconnect)(db_conn *con);
-  int (*reconnect)(db_conn *con);                    /* NULL: disconnect + connect */
+  /* The connection again, after it was lost or when the script asks; the connection's
+     error fields stay (they describe what caused this). NULL: disconnect + connect. */
+  int (*reconnect)(db_conn *con);
+  /* DRIVER_ERROR_RESTART_TRANSACTION: end the transaction the server aborted. NULL: the
+     server ended it itself. */
+  void (*rollback)(db_conn *con);
   /* Server-side prepare; return 1 if the statement should be emulated client-side instead. */
   int (*prepare)(db_stmt *stmt, const char *query, size_t len);
   int (*bind_param)(db_stmt *stmt, db_bind_t *params, size_t count);
   int (*bind_result)(db_stmt *stmt, db_bind_t *results, size_t count);
-  db_error_t (*execute)(db_stmt *stmt, db_result *rs);
+  driver_error_class (*execute)(db_stmt *stmt, db_result *rs);
   /* query[len] is always a NUL (C clients like libpq take C strings) */
-  db_error_t (*query)(db_conn *con, const char *query, size_t len, db_result *rs);
+  driver_error_class (*query)(db_conn *con, const char *query, size_t len, db_result *rs);
   int (*fetch)(db_result *rs);                       /* prepared: next row into bound buffers */
   int (*fetch_row)(db_result *rs, db_row_t *row);    /* 0 = row, 1 = no more, -1 = error */
   bool (*more_results)(db_conn *con);
-  db_error_t (*next_result)(db_conn *con, db_result *rs);
+  driver_error_class (*next_result)(db_conn *con, db_result *rs);
   int (*free_results)(db_result *rs);
   int (*close)(db_stmt *stmt);
   int (*thread_done)(int thread_id);
@@ -119,8 +138,8 @@ typedef struct db_driver_ops {
      PostgreSQL's COPY ... FROM STDIN -- with the data from `fill`. When fill aborts, the
      driver breaks the statement off so that the server does not take the data sent so far
      as complete (the connection may be unusable afterwards). NULL: not supported. */
-  db_error_t (*stream_in)(db_conn *con, const char *statement, size_t len, db_stream_fill fill,
-                          void *arg, db_result *rs);
+  driver_error_class (*stream_in)(db_conn *con, const char *statement, size_t len,
+                                  db_stream_fill fill, void *arg, db_result *rs);
 } db_driver_ops;
 
 /* A driver handle (Lua's sql_driver); one per compiled-in driver, living in its def. */
@@ -178,7 +197,8 @@ struct db_conn {
   db_conn_state_t state;
   int thread_id;
   uint32_t generation;      /* bumped by every reconnect: statements prepared before are gone */
-  bool reconnected;         /* the failing call reconnected: count a reconnect, not an error */
+  driver_error_class error_class;  /* the driver's class of the error set last (db_set_error),
+                                      until this layer has acted on it */
   db_value_t *values;       /* fetch_row() values, nfields of them */
   uint32_t values_capacity;
   /* bulk insert */
@@ -278,8 +298,9 @@ void db_connect_error_logged(void);
    (every thread of a run whose server is down would say the same). */
 bool db_connect_failure_first(void);
 
-/* Set the connection's error fields (the texts are copied into the connection). */
-void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
+/* Set the connection's error: its class and fields (the texts are copied into the
+   connection). */
+void db_set_error(db_conn *con, driver_error_class cls, int sql_errno, const char *sql_state,
                   const char *message);
 void db_clear_error(db_conn *con);
 /* The script misused the API, or an error the driver reported itself (1.0.20's driver lines):
@@ -288,15 +309,13 @@ void db_set_api_error(db_conn *con);
 /* 1.0.20's "ALERT: attempt to ..." lines for misuse the Lua layer detects. */
 void db_api_alert(const char *what);
 
-/* A driver reconnected `con` by itself: count it (as a reconnect, not as an ignored error)
-   and invalidate prepared statements (the db layer re-prepares them on their next
-   execution). */
-void db_count_reconnect(db_conn *con);
-
 /* For other entry points of the layer (db_kv.c): a statement's start (frees the previous
-   result; false if the connection is unusable) and end (counts it, keeps a result set). */
+   result; false if the connection is unusable) and end (counts it, keeps a result set, acts
+   on its error). A call that is not counted as a statement, after it failed: act on the
+   error the driver set (roll back, reconnect). */
 bool db_statement_start(db_conn *con);
-db_result *db_statement_finish(db_conn *con, db_error_t rc);
+db_result *db_statement_finish(db_conn *con, driver_error_class rc);
+void db_statement_failed(db_conn *con);
 /* Put a statement the caller built on the connection's list (closed with it). */
 void db_statement_attach(db_conn *con, db_stmt *stmt);
 

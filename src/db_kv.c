@@ -17,7 +17,7 @@ static const db_kv_ops *kv_of(db_conn *con)
     return NULL;
   const db_kv_ops *kv = con->driver->def->kv;
   if (kv == NULL) {
-    db_set_error(con, DB_ERROR_FATAL, 0, "HY000",
+    db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY000",
                  "the key-value API needs a key-value driver such as --db-driver=rocksdb");
     return NULL;
   }
@@ -38,6 +38,15 @@ static unsigned kind_of_workload_statement(const char *name)
   if (n > 8 && strcmp(name + n - 8, "_updates") == 0)
     return KIND_UPDATE;
   return KIND_SELECT;                  /* point_selects, *_ranges, random_points */
+}
+
+/* The answer of a call that is not counted as a statement; when it failed, the database
+   layer acts on the driver's error (a RocksDB conflict rolls the transaction back). */
+static int uncounted(db_conn *con, int rc)
+{
+  if (rc < 0)
+    db_statement_failed(con);
+  return rc;
 }
 
 /* db_statement_start() for a statement of `kind`. */
@@ -70,6 +79,7 @@ db_stmt *db_prepare_kv(db_conn *con, const char *kind, uint32_t table, uint32_t 
   if (kv->prepare(stmt, kind, table, limit) != 0) {
     free(stmt->query);
     free(stmt);
+    db_statement_failed(con);
     return NULL;
   }
   db_statement_attach(con, stmt);
@@ -89,7 +99,7 @@ int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
   if (kv == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->create_table(con, &spec);
+  return uncounted(con, kv->create_table(con, &spec));
 }
 
 int db_kv_drop_table(db_conn *con, uint32_t table)
@@ -98,7 +108,7 @@ int db_kv_drop_table(db_conn *con, uint32_t table)
   if (kv == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->drop_table(con, table);
+  return uncounted(con, kv->drop_table(con, table));
 }
 
 int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k)
@@ -112,9 +122,9 @@ int db_kv_bulk_flush(db_conn *con)
   const db_kv_ops *kv = kv_of(con);
   if (kv == NULL || !start_as(con, KIND_INSERT))
     return -1;
-  db_error_t rc = kv->bulk_flush(con, &con->rs);
+  driver_error_class rc = kv->bulk_flush(con, &con->rs);
   db_statement_finish(con, rc);
-  return rc == DB_ERROR_NONE ? 0 : -1;
+  return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
 int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len)
@@ -123,7 +133,7 @@ int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_
   if (kv == NULL || kv->check_table == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->check_table(con, table, report, report_len);
+  return uncounted(con, kv->check_table(con, table, report, report_len));
 }
 
 int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
@@ -139,7 +149,7 @@ int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags
   if (kv == NULL || kv->load_range == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->load_range(con, &spec);
+  return uncounted(con, kv->load_range(con, &spec));
 }
 
 int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags)
@@ -148,7 +158,7 @@ int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
   if (kv == NULL || kv->finish_table == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->finish_table(con, table, rows, flags);
+  return uncounted(con, kv->finish_table(con, table, rows, flags));
 }
 
 int db_kv_table_state(db_conn *con, uint32_t table)
@@ -157,7 +167,7 @@ int db_kv_table_state(db_conn *con, uint32_t table)
   if (kv == NULL || kv->table_state == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->table_state(con, table);
+  return uncounted(con, kv->table_state(con, table));
 }
 
 int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *index)
@@ -196,10 +206,10 @@ db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const c
 }
 
 /* Writes leave no result set: 0 on success, -1 with the connection's error set. */
-static int write_done(db_conn *con, db_error_t rc)
+static int write_done(db_conn *con, driver_error_class rc)
 {
   db_statement_finish(con, rc);
-  return rc == DB_ERROR_NONE ? 0 : -1;
+  return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
 int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen)

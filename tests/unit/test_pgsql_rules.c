@@ -24,42 +24,46 @@ static void test_classification(void)
   const char *const defaults[] = {"40P01", "23505", "40001"};
   const pgsqldrv_settings *c = &pgsqldrv_config;
   ignore(defaults, 3);
-  ok(pgsqldrv_classify(c, "40P01", false) == DRIVER_ERROR_IGNORE,
+  ok(pgsqldrv_classify(c, "40P01", false, false) == DRIVER_ERROR_IGNORE,
      "default list: 40P01 (deadlock) is ignorable");
-  ok(pgsqldrv_classify(c, "23505", false) == DRIVER_ERROR_IGNORE,
+  ok(pgsqldrv_classify(c, "23505", false, false) == DRIVER_ERROR_IGNORE,
      "default list: 23505 (unique violation) is ignorable");
-  ok(pgsqldrv_classify(c, "40001", false) == DRIVER_ERROR_IGNORE,
+  ok(pgsqldrv_classify(c, "40001", false, false) == DRIVER_ERROR_IGNORE,
      "default list: 40001 (serialization failure) is ignorable");
-  ok(pgsqldrv_classify(c, "55P03", false) == DRIVER_ERROR_FATAL,
+  ok(pgsqldrv_classify(c, "40P01", false, true) == DRIVER_ERROR_RESTART_TRANSACTION,
+     "default list: 40P01 inside a transaction restarts it (a ROLLBACK first)");
+  ok(pgsqldrv_classify(c, "55P03", false, false) == DRIVER_ERROR_FATAL,
      "default list: 55P03 (lock not available) is fatal");
-  ok(pgsqldrv_classify(c, "57P01", true) == DRIVER_ERROR_FATAL,
+  ok(pgsqldrv_classify(c, "55P03", false, true) == DRIVER_ERROR_FATAL,
+     "default list: 55P03 is fatal inside a transaction too");
+  ok(pgsqldrv_classify(c, "57P01", true, false) == DRIVER_ERROR_FATAL,
      "default list: a terminated connection (57P01) is fatal");
-  ok(pgsqldrv_classify(c, PGSQL_STATE_CONNECTION_FAILURE, true) == DRIVER_ERROR_FATAL,
+  ok(pgsqldrv_classify(c, PGSQL_STATE_CONNECTION_FAILURE, true, false) == DRIVER_ERROR_FATAL,
      "default list: a connection lost without a word (08006) is fatal");
-  ok(pgsqldrv_classify(c, "", false) == DRIVER_ERROR_FATAL,
+  ok(pgsqldrv_classify(c, "", false, false) == DRIVER_ERROR_FATAL,
      "an error without SQLSTATE is fatal");
 
   const char *const lost[] = {"57P01", "08006"};
   ignore(lost, 2);
-  ok(pgsqldrv_classify(c, "57P01", true) == DRIVER_ERROR_RECONNECT,
+  ok(pgsqldrv_classify(c, "57P01", true, false) == DRIVER_ERROR_RECONNECT,
      "57P01 listed, connection gone: reconnect");
-  ok(pgsqldrv_classify(c, "08006", true) == DRIVER_ERROR_RECONNECT,
+  ok(pgsqldrv_classify(c, "08006", true, false) == DRIVER_ERROR_RECONNECT,
      "08006 listed, connection gone: reconnect");
-  ok(pgsqldrv_classify(c, "57P01", false) == DRIVER_ERROR_IGNORE,
+  ok(pgsqldrv_classify(c, "57P01", false, false) == DRIVER_ERROR_IGNORE,
      "57P01 listed, connection still there: ignorable");
-  ok(pgsqldrv_classify(c, "40P01", false) == DRIVER_ERROR_FATAL,
+  ok(pgsqldrv_classify(c, "40P01", false, false) == DRIVER_ERROR_FATAL,
      "40P01 not listed: fatal");
 
   const char *const all[] = {"all"};
   ignore(all, 1);
-  ok(pgsqldrv_classify(c, "42P01", false) == DRIVER_ERROR_IGNORE,
+  ok(pgsqldrv_classify(c, "42P01", false, false) == DRIVER_ERROR_IGNORE,
      "all: any error is ignorable");
-  ok(pgsqldrv_classify(c, "57P01", true) == DRIVER_ERROR_RECONNECT,
+  ok(pgsqldrv_classify(c, "57P01", true, false) == DRIVER_ERROR_RECONNECT,
      "all: a lost connection is reconnected");
 
   const char *const lower[] = {"40p01"};
   ignore(lower, 1);
-  ok(pgsqldrv_classify(c, "40P01", false) == DRIVER_ERROR_IGNORE,
+  ok(pgsqldrv_classify(c, "40P01", false, false) == DRIVER_ERROR_IGNORE,
      "a SQLSTATE given in lower case matches");
 
   const char *const bad[] = {"40001", "1213"};

@@ -241,8 +241,9 @@ int mysqldrv_disconnect(db_conn *con)
 }
 
 /* Close the handle (statements prepared on it become invalid and are re-prepared by db.c
-   through the connection's generation) and connect again to the connection's server. The
-   connection's error fields are left alone: they describe the error that caused this. */
+   through the connection's generation) and connect again: to the connection's server, or
+   after the server dropped it, where the layered driver says. The connection's error fields
+   are left alone: they describe the error that caused this. */
 int mysqldrv_reconnect(db_conn *con)
 {
   mysqldrv_conn *c = con->ptr;
@@ -252,12 +253,15 @@ int mysqldrv_reconnect(db_conn *con)
     return mysqldrv_connect(con);
   if (mysqldrv_config.dry_run)
     return 0;
+  if (c->lost && mysqldrv_active_hooks.reconnect_endpoint != NULL)
+    mysqldrv_active_hooks.reconnect_endpoint(&c->endpoint, c->reconnect_attempt++);
   close_handle(c);
   c->mysql = open_handle(&c->endpoint, why, sizeof(why));
   if (c->mysql == NULL) {
     log_text(LOG_DEBUG, "Reconnect failed: %s", why);
     return -1;
   }
+  c->lost = false;
   mysqldrv_wire_attach(c);
   mysqldrv_stream_attach(c);
   return 0;

@@ -117,7 +117,7 @@ typedef struct {
      zeroed when the connection is made. */
   size_t connection_state_size;
   /* Where reconnect attempt `attempt` (0, 1, ...) of a lost connection goes; NULL keeps the
-     connection's server. May sleep to back off. */
+     connection's server. May sleep to back off. (Not called when the script reconnects.) */
   void (*reconnect_endpoint)(mysqldrv_endpoint *ep, unsigned attempt);
   /* Called after every successful (re)connect, after the session statements. Non-zero
      fails the connection (the hook sets nothing; the message is the hook's to log). */
@@ -170,6 +170,8 @@ typedef struct {
   const char *call_query;
   size_t call_query_len;
   struct mysqldrv_stream *stream;  /* the LOAD DATA LOCAL INFILE being fed (stream.c) */
+  bool lost;                   /* the server dropped it: reconnects follow */
+  unsigned reconnect_attempt;  /* reconnects tried since it was lost */
   uint64_t layer[];            /* the layered driver's state (hooks.connection_state_size) */
 } mysqldrv_conn;
 
@@ -217,30 +219,29 @@ int mysqldrv_disconnect(db_conn *con);
 int mysqldrv_reconnect(db_conn *con);
 
 /*
- * Turn an error of the client library into the connection's error: classify it, reconnect
- * (and count the reconnect) when the connection was lost and that is ignorable, and return
- * the db_error_t for the caller to hand back to db.c. The texts are copied first, so they
- * may point into the handle a reconnect frees.
+ * Turn an error of the client library into the connection's error: classify it, copy the
+ * texts into the connection, log 1.0.20's line when it is fatal, and return the class for the
+ * caller to hand back to db.c (which acts on it: a retry, a reconnect).
  */
-db_error_t mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
-                         const char *message);
+driver_error_class mysqldrv_fail(db_conn *con, unsigned sql_errno, const char *sql_state,
+                                 const char *message);
 /* The two halves of mysqldrv_fail, for a caller that reports a fatal error its own way:
    the class of a failure (the layered driver hears of it), then acting on it. */
 driver_error_class mysqldrv_failure_class(db_conn *con, unsigned sql_errno,
                                           const char *sql_state);
-db_error_t mysqldrv_fail_as(db_conn *con, driver_error_class cls, unsigned sql_errno,
-                            const char *sql_state, const char *message);
+driver_error_class mysqldrv_fail_as(db_conn *con, driver_error_class cls, unsigned sql_errno,
+                                    const char *sql_state, const char *message);
 /* The connection has no handle (a reconnect failed): as a lost server (2006). */
-db_error_t mysqldrv_fail_disconnected(db_conn *con);
+driver_error_class mysqldrv_fail_disconnected(db_conn *con);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Queries and statements (query.c, statement.c)                                            */
 /* ---------------------------------------------------------------------------------------- */
 
-db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs);
+driver_error_class mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs);
 int mysqldrv_fetch_row(db_result *rs, db_row_t *row);
 bool mysqldrv_more_results(db_conn *con);
-db_error_t mysqldrv_next_result(db_conn *con, db_result *rs);
+driver_error_class mysqldrv_next_result(db_conn *con, db_result *rs);
 int mysqldrv_free_results(db_result *rs);
 size_t mysqldrv_escape(db_conn *con, char *dst, const char *src, size_t len);
 /* Read and drop results of an earlier multi-statement command the script did not read. */
@@ -249,7 +250,7 @@ void mysqldrv_drain_results(MYSQL *mysql);
 int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len);
 int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count);
 int mysqldrv_bind_result(db_stmt *stmt, db_bind_t *results, size_t count);
-db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs);
+driver_error_class mysqldrv_execute(db_stmt *stmt, db_result *rs);
 int mysqldrv_stmt_fetch(db_result *rs);
 int mysqldrv_stmt_fetch_row(db_result *rs, db_row_t *row);
 int mysqldrv_stmt_free_result(db_stmt *stmt);
@@ -263,8 +264,8 @@ int mysqldrv_close(db_stmt *stmt);
 void mysqldrv_stream_prepare_options(MYSQL *mysql);
 /* After connecting: serve LOCAL INFILE requests from db_stream_in() only. */
 void mysqldrv_stream_attach(mysqldrv_conn *c);
-db_error_t mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
-                              db_stream_fill fill, void *arg, db_result *rs);
+driver_error_class mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                                      db_stream_fill fill, void *arg, db_result *rs);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Socket I/O (socket_io.c)                                                                 */
@@ -290,7 +291,7 @@ void mysqldrv_wire_detach(mysqldrv_conn *c);
 /* The statement can run on the wire path now. */
 bool mysqldrv_wire_ready(mysqldrv_conn *c, mysqldrv_stmt *s);
 /* 0: executed, the outcome in *rc; 1: not possible here (the caller uses the library). */
-int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc);
+int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc);
 int mysqldrv_wire_fetch_row(db_result *rs, db_row_t *row);
 void mysqldrv_wire_free_result(mysqldrv_conn *c);
 

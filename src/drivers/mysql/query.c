@@ -11,7 +11,7 @@
 #include "logger.h"
 #include "mysql_driver.h"
 
-static db_error_t fail_from_handle(db_conn *con, MYSQL *m)
+static driver_error_class fail_from_handle(db_conn *con, MYSQL *m)
 {
   return mysqldrv_fail(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
 }
@@ -28,7 +28,7 @@ void mysqldrv_drain_results(MYSQL *m)
 }
 
 /* Store the current result of `m` into `rs` and classify it. */
-static db_error_t take_result(db_conn *con, MYSQL *m, db_result *rs)
+static driver_error_class take_result(db_conn *con, MYSQL *m, db_result *rs)
 {
   MYSQL_RES *res = mysql_store_result(m);
   MYSQLDRV_TRACE("mysql_store_result(%p) = %p", (void *) m, (void *) res);
@@ -40,19 +40,19 @@ static db_error_t take_result(db_conn *con, MYSQL *m, db_result *rs)
     rs->nrows = (uint32_t) affected;
     rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE
                                                                   : DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   rs->ptr = res;
   rs->stat_type = DB_STAT_READ;
   rs->nrows = (uint32_t) mysql_num_rows(res);
   rs->nfields = mysql_num_fields(res);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
+driver_error_class mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
     return mysqldrv_fail_disconnected(con);
@@ -97,10 +97,10 @@ bool mysqldrv_more_results(db_conn *con)
   return m != NULL && mysql_more_results(m);
 }
 
-db_error_t mysqldrv_next_result(db_conn *con, db_result *rs)
+driver_error_class mysqldrv_next_result(db_conn *con, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
     return mysqldrv_fail_disconnected(con);
@@ -112,7 +112,7 @@ db_error_t mysqldrv_next_result(db_conn *con, db_result *rs)
     return fail_from_handle(con, m);
   if (rc < 0) {
     rs->stat_type = DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   return take_result(con, m, rs);
 }

@@ -56,7 +56,7 @@ static MYSQL_BIND *convert_binds(const db_bind_t *binds, size_t count)
   return out;
 }
 
-static db_error_t fail_statement(db_conn *con, MYSQL_STMT *h)
+static driver_error_class fail_statement(db_conn *con, MYSQL_STMT *h)
 {
   return mysqldrv_fail(con, mysql_stmt_errno(h), mysql_stmt_sqlstate(h), mysql_stmt_error(h));
 }
@@ -236,17 +236,17 @@ int mysqldrv_bind_result(db_stmt *stmt, db_bind_t *results, size_t count)
   return rc != 0;
 }
 
-db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
+driver_error_class mysqldrv_execute(db_stmt *stmt, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   db_conn *con = stmt->connection;
   mysqldrv_stmt *s = stmt->ptr;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL || s == NULL)
     return mysqldrv_fail_disconnected(con);
   mysqldrv_doing(con, "mysql_stmt_execute()", stmt->query, stmt->query_len);
-  db_error_t wire_rc;
+  driver_error_class wire_rc;
   if (mysqldrv_wire_ready(con->ptr, s) && mysqldrv_wire_execute(stmt, rs, &wire_rc) == 0)
     return wire_rc;
   if (mysql_more_results(m))
@@ -264,7 +264,7 @@ db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
     rs->nrows = (uint32_t) affected;
     rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE
                                                                   : DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   rc = mysql_stmt_store_result(h);
   MYSQLDRV_TRACE("mysql_stmt_store_result(%p) = %d", (void *) h, rc);
@@ -273,7 +273,7 @@ db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
   rs->stat_type = DB_STAT_READ;
   rs->nrows = (uint32_t) mysql_stmt_num_rows(h);
   rs->nfields = fields;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 /* The next row into the script's own result binds (db_bind_result). */

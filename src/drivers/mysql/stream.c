@@ -82,11 +82,11 @@ void mysqldrv_stream_attach(mysqldrv_conn *c)
                                  handler_error, c);
 }
 
-db_error_t mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
-                              db_stream_fill fill, void *arg, db_result *rs)
+driver_error_class mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                                      db_stream_fill fill, void *arg, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   mysqldrv_conn *c = con->ptr;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
@@ -111,5 +111,5 @@ db_error_t mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
   my_ulonglong affected = mysql_affected_rows(m);
   rs->nrows = (uint32_t) affected;
   rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE : DB_STAT_OTHER;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }

@@ -175,7 +175,7 @@ static int next_packet(mysqldrv_wire *w, size_t *offset, size_t *length)
 
 /* The connection broke under us: the client library's handle is unusable, as after its own
    lost connection (the reconnect, if any, replaces it). */
-static db_error_t lost(db_conn *con, bool sending)
+static driver_error_class lost(db_conn *con, bool sending)
 {
   mysqldrv_conn *c = con->ptr;
   c->wire.fd = -1;
@@ -184,7 +184,7 @@ static db_error_t lost(db_conn *con, bool sending)
   return mysqldrv_fail(con, CR_SERVER_LOST, "HY000", "Lost connection to server during query");
 }
 
-static db_error_t malformed(db_conn *con)
+static driver_error_class malformed(db_conn *con)
 {
   mysqldrv_conn *c = con->ptr;
   c->wire.fd = -1;     /* the stream is out of step: leave it to the library (and its errors) */
@@ -192,7 +192,7 @@ static db_error_t malformed(db_conn *con)
 }
 
 /* An ERR packet: 0xff, errno, '#', SQLSTATE, message. */
-static db_error_t server_error(db_conn *con, const unsigned char *p, size_t len)
+static driver_error_class server_error(db_conn *con, const unsigned char *p, size_t len)
 {
   char state[6] = "HY000", message[MYSQL_ERRMSG_SIZE];
   if (len < 3)
@@ -444,7 +444,7 @@ static int drain_more(mysqldrv_wire *w, uint16_t *status, size_t *err_off, size_
 }
 
 /* Send the request built in w->out and read the whole response. */
-static db_error_t execute_built(db_stmt *stmt, db_result *rs, size_t request)
+static driver_error_class execute_built(db_stmt *stmt, db_result *rs, size_t request)
 {
   db_conn *con = stmt->connection;
   mysqldrv_conn *c = con->ptr;
@@ -530,10 +530,10 @@ static db_error_t execute_built(db_stmt *stmt, db_result *rs, size_t request)
   m->warning_count = end.warnings;
   if (w->in_pos != w->in_len)
     return malformed(con);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
+int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   mysqldrv_conn *c = stmt->connection->ptr;
   mysqldrv_stmt *s = stmt->ptr;
@@ -815,7 +815,7 @@ bool mysqldrv_wire_ready(mysqldrv_conn *c, mysqldrv_stmt *s)
   return false;
 }
 
-int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
+int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   (void) stmt;
   (void) rs;

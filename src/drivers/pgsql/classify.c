@@ -3,7 +3,8 @@
  * SQLSTATEs that restart the event instead of stopping the run (1.0.20 always ignored
  * deadlocks 40P01, unique violations 23505 and serialization failures 40001, and nothing
  * else: those are the default); "all" ignores every error. A lost connection whose SQLSTATE
- * is listed is reconnected first. No I/O here: the unit test links this file alone.
+ * is listed is reconnected first; an error that aborted the transaction restarts it. No I/O
+ * here: the unit test links this file alone.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -66,9 +67,11 @@ static bool listed(const pgsqldrv_settings *c, const char *sql_state)
 }
 
 driver_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
-                                     bool connection_lost)
+                                     bool connection_lost, bool transaction_aborted)
 {
   if (!listed(c, sql_state))
     return DRIVER_ERROR_FATAL;
-  return connection_lost ? DRIVER_ERROR_RECONNECT : DRIVER_ERROR_IGNORE;
+  if (connection_lost)
+    return DRIVER_ERROR_RECONNECT;
+  return transaction_aborted ? DRIVER_ERROR_RESTART_TRANSACTION : DRIVER_ERROR_IGNORE;
 }

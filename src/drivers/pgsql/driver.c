@@ -29,6 +29,7 @@ const db_driver_ops pgsqldrv_ops = {
   .connect = pgsqldrv_connect,
   .disconnect = pgsqldrv_disconnect,
   .reconnect = pgsqldrv_reconnect,
+  .rollback = pgsqldrv_rollback,
   .prepare = pgsqldrv_prepare,
   .bind_param = pgsqldrv_bind_param,
   .execute = pgsqldrv_execute,

@@ -82,10 +82,10 @@ unsigned pgsqldrv_endpoint_count(void);
 /* The SQLSTATE reported for a lost connection the server gave no reason for. */
 #define PGSQL_STATE_CONNECTION_FAILURE "08006"
 
-/* --pgsql-ignore-errors: listed (or "all") is ignorable, or a reconnect when the connection
-   is gone; anything else is fatal. */
+/* --pgsql-ignore-errors: listed (or "all") is ignored, or a reconnect when the connection is
+   gone, or a restarted transaction when it aborted the transaction; anything else is fatal. */
 driver_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
-                                     bool connection_lost);
+                                     bool connection_lost, bool transaction_aborted);
 
 /* How a failed libpq call is reported when it is fatal, as 1.0.20 does: "<call>() failed:
    <status> <message>", then "failed query was: <query>" for text queries. */
@@ -106,13 +106,16 @@ typedef struct {
 } pgsqldrv_error;
 
 /*
- * Turn an error into the connection's error: fatal errors are logged, an ignorable one rolls
- * back the transaction it aborted, a lost connection that is ignorable is reconnected (and
- * counted) first. Returns the db_error_t for the caller to hand back to db.c.
+ * Turn an error into the connection's error: classify it, log 1.0.20's lines when it is
+ * fatal, and return the class for the caller to hand back to db.c (which acts on it: a
+ * ROLLBACK through pgsqldrv_rollback, a reconnect, a retry).
  */
-db_error_t pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e, const pgsqldrv_failure *how);
+driver_error_class pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e,
+                                      const pgsqldrv_failure *how);
 /* The same for a failed libpq call: res may be NULL when libpq returned none; not freed. */
-db_error_t pgsqldrv_fail(db_conn *con, const PGresult *res, const pgsqldrv_failure *how);
+driver_error_class pgsqldrv_fail(db_conn *con, const PGresult *res, const pgsqldrv_failure *how);
+/* End the transaction an error aborted (DRIVER_ERROR_RESTART_TRANSACTION). */
+void pgsqldrv_rollback(db_conn *con);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Placeholders (placeholders.c)                                                            */
@@ -190,16 +193,16 @@ typedef struct {
 
 /* Classify a result: a result set is a read, a command with rows a write, anything else
    other. Takes ownership of res (kept in rs for a result set, cleared otherwise). */
-db_error_t pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
-                                const pgsqldrv_failure *how);
+driver_error_class pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
+                                        const pgsqldrv_failure *how);
 
-db_error_t pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs);
+driver_error_class pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs);
 /* COPY ... FROM STDIN with the data from `fill` (copy.c). */
-db_error_t pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
-                              db_stream_fill fill, void *arg, db_result *rs);
+driver_error_class pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                                      db_stream_fill fill, void *arg, db_result *rs);
 int pgsqldrv_fetch_row(db_result *rs, db_row_t *row);
 bool pgsqldrv_more_results(db_conn *con);
-db_error_t pgsqldrv_next_result(db_conn *con, db_result *rs);
+driver_error_class pgsqldrv_next_result(db_conn *con, db_result *rs);
 int pgsqldrv_free_results(db_result *rs);
 size_t pgsqldrv_escape(db_conn *con, char *dst, const char *src, size_t len);
 /* Drop the results of a multi-statement query the script did not read. */
@@ -207,7 +210,7 @@ void pgsqldrv_drop_pending(pgsqldrv_conn *c);
 
 int pgsqldrv_prepare(db_stmt *stmt, const char *query, size_t len);
 int pgsqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count);
-db_error_t pgsqldrv_execute(db_stmt *stmt, db_result *rs);
+driver_error_class pgsqldrv_execute(db_stmt *stmt, db_result *rs);
 int pgsqldrv_close(db_stmt *stmt);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -224,7 +227,7 @@ void pgsqldrv_wire_detach(pgsqldrv_conn *c);
    (non-blocking) mode. */
 void pgsqldrv_wire_release(pgsqldrv_conn *c);
 /* 0: executed, the outcome in *rc; 1: not possible here (the caller uses libpq). */
-int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc);
+int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc);
 /* The open result is the wire path's (rs->ptr points at the connection's wire state). */
 static inline bool pgsqldrv_wire_result(const pgsqldrv_conn *c, const db_result *rs)
 {

@@ -14,19 +14,16 @@
 
 /* 1.0.20 raised "SQL API error" for what the SQL API cannot use (an empty query, COPY):
    an error without an SQLSTATE. */
-static db_error_t api_error(db_conn *con)
+static driver_error_class api_error(db_conn *con)
 {
-  con->error = DB_ERROR_FATAL;
-  con->sql_errno = 0;
-  con->sql_state = NULL;
-  con->sql_errmsg = NULL;
-  return DB_ERROR_FATAL;
+  db_set_api_error(con);
+  return DRIVER_ERROR_FATAL;
 }
 
-db_error_t pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
-                                const pgsqldrv_failure *how)
+driver_error_class pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
+                                        const pgsqldrv_failure *how)
 {
-  db_error_t rc = DB_ERROR_NONE;
+  driver_error_class rc = DRIVER_ERROR_NONE;
 
   switch (PQresultStatus(res)) {
     case PGRES_TUPLES_OK:
@@ -35,7 +32,7 @@ db_error_t pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
       rs->stat_type = DB_STAT_READ;
       rs->nrows = (uint32_t) PQntuples(res);
       rs->nfields = (uint32_t) PQnfields(res);
-      return DB_ERROR_NONE;
+      return DRIVER_ERROR_NONE;
 
     case PGRES_COMMAND_OK: {
       unsigned long rows = strtoul(PQcmdTuples(res), NULL, 10);
@@ -101,10 +98,10 @@ static int push_pending(pgsqldrv_conn *c, PGresult *res)
   return 0;
 }
 
-db_error_t pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
+driver_error_class pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   if (pgsqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   pgsqldrv_conn *c = con->ptr;
   pgsqldrv_failure how = {"PQexec", query, len, false};
   if (c == NULL || c->pg == NULL)
@@ -170,12 +167,12 @@ bool pgsqldrv_more_results(db_conn *con)
   return c != NULL && c->pending.next < c->pending.count;
 }
 
-db_error_t pgsqldrv_next_result(db_conn *con, db_result *rs)
+driver_error_class pgsqldrv_next_result(db_conn *con, db_result *rs)
 {
   pgsqldrv_conn *c = con->ptr;
   if (c == NULL || c->pending.next >= c->pending.count) {
     rs->stat_type = DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   PGresult *res = c->pending.items[c->pending.next++];
   if (c->pending.next == c->pending.count)

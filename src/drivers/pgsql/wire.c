@@ -429,7 +429,7 @@ static void read_response(pgsqldrv_wire *w, response *r)
 /* Execute, fetch, free                                                                     */
 /* ---------------------------------------------------------------------------------------- */
 
-int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
+int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   db_conn *con = stmt->connection;
   pgsqldrv_conn *c = con->ptr;
@@ -486,9 +486,8 @@ int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
   }
   if (r.copy || r.empty) {
     w->row_count = 0;
-    con->sql_errno = 0;
-    con->sql_state = con->sql_errmsg = NULL;
-    *rc = con->error = DB_ERROR_FATAL;
+    db_set_api_error(con);
+    *rc = DRIVER_ERROR_FATAL;
     return 0;
   }
   if (s->nfields > 0) {
@@ -501,7 +500,7 @@ int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
     rs->nrows = (uint32_t) r.rows_affected;
     rs->stat_type = r.rows_affected > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
   }
-  *rc = DB_ERROR_NONE;
+  *rc = DRIVER_ERROR_NONE;
   return 0;
 }
 

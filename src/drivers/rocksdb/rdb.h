@@ -150,12 +150,14 @@ rdb_session *rdb_session_new(db_conn *con);
 void rdb_session_free(rdb_session *s);
 
 /* Errors: set the connection's error from a RocksDB error string (freed here). Conflicts,
-   busy and lock time-outs are ignorable (the event restarts, as a deadlock would in SQL);
-   an explicit transaction is rolled back first. Returns the error class. */
-db_error_t rdb_fail(rdb_session *s, char *err, const char *what);
+   busy and lock time-outs restart the transaction (as a deadlock would in SQL: the database
+   layer rolls it back with rdb_rollback, and the event restarts); any other is fatal.
+   Returns the error class. */
+driver_error_class rdb_fail(rdb_session *s, char *err, const char *what);
 /* A SQL-like error of our own (e.g. duplicate key 1062, no such table 1146). */
-db_error_t rdb_fail_sql(rdb_session *s, db_error_t cls, int sql_errno, const char *state,
-                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+driver_error_class rdb_fail_sql(rdb_session *s, driver_error_class cls, int sql_errno,
+                                const char *state,
+                                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 int rdb_begin(rdb_session *s, bool explicit_txn);
 int rdb_commit(rdb_session *s);

@@ -43,6 +43,11 @@ static int rdb_disconnect(db_conn *con)
   return 0;
 }
 
+static void rdb_rollback_op(db_conn *con)
+{
+  rdb_rollback(con->ptr);
+}
+
 /* The statement's first word, uppercased, without surrounding blanks or a final ';'. */
 static void first_word(const char *q, size_t len, char *out, size_t outlen, size_t *rest)
 {
@@ -57,7 +62,7 @@ static void first_word(const char *q, size_t len, char *out, size_t outlen, size
   *rest = len - i;
 }
 
-static db_error_t rdb_query(db_conn *con, const char *query, size_t len, db_result *rs)
+static driver_error_class rdb_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   rdb_session *s = con->ptr;
   char word[16], second[16];
@@ -67,26 +72,26 @@ static db_error_t rdb_query(db_conn *con, const char *query, size_t len, db_resu
   rs->stat_type = DB_STAT_OTHER;
   if (strcmp(word, "BEGIN") == 0 && rest == 0) {
     if (s->txn != NULL && rdb_commit(s) != 0)     /* as in MySQL, BEGIN commits an open one */
-      return con->error;
+      return con->error_class;
     rdb_begin(s, true);
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   if (strcmp(word, "START") == 0) {
     first_word(query + (len - rest), rest, second, sizeof(second), &rest2);
     if (strcmp(second, "TRANSACTION") == 0 && rest2 == 0) {
       if (s->txn != NULL && rdb_commit(s) != 0)
-        return con->error;
+        return con->error_class;
       rdb_begin(s, true);
-      return DB_ERROR_NONE;
+      return DRIVER_ERROR_NONE;
     }
   }
   if (strcmp(word, "COMMIT") == 0 && rest == 0)
-    return rdb_commit(s) == 0 ? DB_ERROR_NONE : con->error;
+    return rdb_commit(s) == 0 ? DRIVER_ERROR_NONE : con->error_class;
   if (strcmp(word, "ROLLBACK") == 0 && rest == 0) {
     rdb_rollback(s);
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
-  return rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000",
+  return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000",
                       "the rocksdb driver runs key-value statements, not SQL (got '%.60s'): "
                       "use a bundled workload or the sysbench.kv API", query);
 }
@@ -98,7 +103,7 @@ static int rdb_prepare(db_stmt *stmt, const char *query, size_t len)
   return 1;
 }
 
-static db_error_t rdb_execute(db_stmt *stmt, db_result *rs)
+static driver_error_class rdb_execute(db_stmt *stmt, db_result *rs)
 {
   rdb_session *s = stmt->connection->ptr;
   return rdb_sbtest_execute(s, stmt->ptr, stmt, rs);
@@ -196,6 +201,7 @@ static const db_driver_ops rdb_ops = {
   .init = rdb_init,
   .connect = rdb_connect,
   .disconnect = rdb_disconnect,
+  .rollback = rdb_rollback_op,
   .prepare = rdb_prepare,
   .execute = rdb_execute,
   .query = rdb_query,
@@ -216,7 +222,7 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
     return -1;
   if (!rdb_op_parse(kind, &st->op)) {
     free(st);
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000", "unknown key-value statement '%s'", kind);
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000", "unknown key-value statement '%s'", kind);
     return -1;
   }
   if (!rdb_table_meta_get(s, table, &st->meta)) {
@@ -224,11 +230,11 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
     if (stmt->connection->error != DB_ERROR_NONE)
       return -1;
     if (rdb_sbtest_state(s, table) == KV_TABLE_INCOMPLETE)
-      rdb_fail_sql(s, DB_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' in the RocksDB database "
+      rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' in the RocksDB database "
                    "at '%s' was left incomplete by an interrupted prepare: run `cleanup`, or "
                    "the same `prepare` with --resume", table, rdb_cfg.path);
     else
-      rdb_fail_sql(s, DB_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' doesn't exist in the "
+      rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' doesn't exist in the "
                    "RocksDB database at '%s' (run the prepare command first)", table,
                    rdb_cfg.path);
     return -1;
@@ -284,7 +290,7 @@ static int rdb_bulk_add_op(db_conn *con, uint32_t table, int64_t id, int64_t k)
   return rdb_bulk_add(con->ptr, table, id, k);
 }
 
-static db_error_t rdb_bulk_flush_op(db_conn *con, db_result *rs)
+static driver_error_class rdb_bulk_flush_op(db_conn *con, db_result *rs)
 {
   return rdb_bulk_flush(con->ptr, rs);
 }

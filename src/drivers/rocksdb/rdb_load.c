@@ -128,10 +128,10 @@ static bool claim_table(rdb_session *s, uint32_t table)
   int state = t->state;
   pthread_mutex_unlock(&load_mutex);
   if (state == KV_TABLE_INCOMPLETE)
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists: it was "
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists: it was "
                  "left incomplete by an interrupted prepare (`cleanup` drops it)", table);
   else if (state != KV_TABLE_ABSENT)
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
   return state == KV_TABLE_ABSENT;
 }
 
@@ -362,9 +362,9 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
 
   if (!sbtest_rows_init(&rows, spec->seed, spec->table, spec->rows, spec->c_template,
                         spec->pad_template, &why))
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1406, "22001", "%s", why), -1;
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1406, "22001", "%s", why), -1;
   if (secondary && (pairs = malloc(CHUNK_ROWS * sizeof(k_id))) == NULL)
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
 
   /* Names unique per table and id range, so concurrent slices never share a file. */
   snprintf(primary_name, sizeof(primary_name), "%u-%" PRId64 "-p", spec->table, first);
@@ -439,7 +439,7 @@ static int write_meta(rdb_session *s, const db_kv_table_spec *spec, uint64_t che
 int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
 {
   if (spec->slices == 0 || spec->slice >= spec->slices) {
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000", "bad table slice %u of %u", spec->slice,
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000", "bad table slice %u of %u", spec->slice,
                  spec->slices);
     return -1;
   }
@@ -500,7 +500,8 @@ int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
     t->checksum += checksum;
   pthread_mutex_unlock(&load_mutex);
   if (t == NULL)
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "more than %d tables", MAX_TABLES), -1;
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "more than %d tables",
+                        MAX_TABLES), -1;
   return 0;
 }
 

@@ -157,7 +157,8 @@ static int64_t first_free_id(rdb_session *s, uint32_t table)
   rdb_index_end(end, table, 'p');
   rdb_primary_key(start, table, INT64_MIN);
   rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-  rocksdb_iterator_t *it = rdb.txn_db != NULL ? rocksdb_transactiondb_create_iterator(rdb.txn_db, ro)
+  rocksdb_iterator_t *it = rdb.txn_db != NULL ? rocksdb_transactiondb_create_iterator(rdb.txn_db,
+                                                                                      ro)
                                               : rocksdb_create_iterator(rdb.db, ro);
   int64_t next = 1;
   (void) s;
@@ -198,7 +199,8 @@ static void read_done(db_result *rs, rdb_session *s)
   rs->nfields = s->result_fields;
 }
 
-static db_error_t point_select(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs)
+static driver_error_class point_select(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                       db_result *rs)
 {
   char key[RDB_PRIMARY_KEY_LEN], *err = NULL;
   rdb_primary_key(key, st->table, param_int(stmt, 0));
@@ -217,7 +219,7 @@ static db_error_t point_select(rdb_session *s, rdb_stmt *st, const db_stmt *stmt
     rocksdb_pinnableslice_destroy(v);
   }
   read_done(rs, s);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 typedef struct {
@@ -236,7 +238,7 @@ static int compare_c(const void *a, const void *b, void *arena)
 }
 
 /* id BETWEEN lo AND hi over the primary index; what is returned depends on the statement. */
-static db_error_t id_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs)
+static driver_error_class id_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs)
 {
   int64_t lo = param_int(stmt, 0), hi = param_int(stmt, 1);
   char start[RDB_PRIMARY_KEY_LEN], upper[RDB_PRIMARY_KEY_LEN];
@@ -250,7 +252,7 @@ static db_error_t id_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db
       rdb_result_end_row(s);
     }
     read_done(rs, s);
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   rdb_primary_key(start, st->table, lo);
   if (hi == INT64_MAX)
@@ -310,7 +312,8 @@ static db_error_t id_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db
     qsort_r(refs, nrefs, sizeof(*refs), compare_c, s->arena);
     s->value_count = 0;                    /* re-emit the staged values in sorted order */
     for (size_t i = 0; i < nrefs; i++) {
-      if (st->op == RDB_OP_DISTINCT_RANGE && i > 0 && compare_c(&refs[i - 1], &refs[i], s->arena) == 0)
+      if (st->op == RDB_OP_DISTINCT_RANGE && i > 0 && compare_c(&refs[i - 1], &refs[i],
+          s->arena) == 0)
         continue;
       db_value_t *v = &s->values[s->value_count++];
       v->ptr = (const char *) (uintptr_t) (refs[i].offset + 1);
@@ -320,7 +323,7 @@ static db_error_t id_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db
   }
   free(refs);
   read_done(rs, s);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -375,17 +378,17 @@ static char *collect_ids(rdb_session *s, uint32_t table, int64_t k_from, int64_t
 }
 
 /* Fetch the rows of s->ids[0..n) with one multi-get; emit the wanted columns. */
-static db_error_t fetch_rows(rdb_session *s, uint32_t table, size_t n, bool all_columns)
+static driver_error_class fetch_rows(rdb_session *s, uint32_t table, size_t n, bool all_columns)
 {
   if (n == 0)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   /* One scratch block: five word arrays (key pointers, key lengths, values, value lengths,
      errors), then the key bytes. */
   size_t need = n * (5 * sizeof(void *) + RDB_PRIMARY_KEY_LEN);
   if (need > s->keys_capacity) {
     char *grown = realloc(s->keys, need);
     if (grown == NULL)
-      return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory");
+      return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "Out of memory");
     s->keys = grown;
     s->keys_capacity = need;
   }
@@ -425,13 +428,13 @@ static db_error_t fetch_rows(rdb_session *s, uint32_t table, size_t n, bool all_
     if (values[i] != NULL)
       rocksdb_free(values[i]);
   }
-  return first_error != NULL ? rdb_fail(s, first_error, "multi-get") : DB_ERROR_NONE;
+  return first_error != NULL ? rdb_fail(s, first_error, "multi-get") : DRIVER_ERROR_NONE;
 }
 
 /* Without a secondary index the server scans the table: so do we. Rows with k in
    [k_from, k_to] in id order, at most `limit`, each emitted as the statement wants. */
-static db_error_t scan_by_k(rdb_session *s, uint32_t table, const int64_t *ks, size_t nks,
-                            int64_t k_from, int64_t k_to, uint32_t limit, int mode)
+static driver_error_class scan_by_k(rdb_session *s, uint32_t table, const int64_t *ks, size_t nks,
+                                    int64_t k_from, int64_t k_to, uint32_t limit, int mode)
 {
   char start[RDB_PRIMARY_KEY_LEN], upper[6], *err = NULL;
   uint32_t found = 0;
@@ -479,15 +482,15 @@ static db_error_t scan_by_k(rdb_session *s, uint32_t table, const int64_t *ks, s
     rdb_result_add_i64(s, count);
     rdb_result_end_row(s);
   }
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 /* SELECT c FROM sbtestN WHERE k >= ? LIMIT n */
-static db_error_t secondary_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
-                                  db_result *rs)
+static driver_error_class secondary_range(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                          db_result *rs)
 {
   int64_t k = param_int(stmt, 0);
-  db_error_t rc;
+  driver_error_class rc;
   size_t n = 0;
 
   rdb_result_reset(s, 1);
@@ -497,21 +500,21 @@ static db_error_t secondary_range(rdb_session *s, rdb_stmt *st, const db_stmt *s
   } else {
     rc = scan_by_k(s, st->table, NULL, 0, k, INT64_MAX, st->limit, 0);
   }
-  if (rc == DB_ERROR_NONE)
+  if (rc == DRIVER_ERROR_NONE)
     read_done(rs, s);
   return rc;
 }
 
 /* SELECT id, k, c, pad FROM sbtest1 WHERE k IN (?, ...) */
-static db_error_t random_points(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
-                                db_result *rs)
+static driver_error_class random_points(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                        db_result *rs)
 {
-  db_error_t rc = DB_ERROR_NONE;
+  driver_error_class rc = DRIVER_ERROR_NONE;
   size_t n = 0;
 
   rdb_result_reset(s, 4);
   if (st->meta.flags & KV_TABLE_SECONDARY_INDEX) {
-    for (size_t i = 0; i < stmt->param_count && rc == DB_ERROR_NONE; i++) {
+    for (size_t i = 0; i < stmt->param_count && rc == DRIVER_ERROR_NONE; i++) {
       int64_t k = param_int(stmt, i);
       bool seen = false;                  /* IN (...) lists a value once however often given */
       for (size_t j = 0; j < i && !seen; j++)
@@ -520,7 +523,7 @@ static db_error_t random_points(rdb_session *s, rdb_stmt *st, const db_stmt *stm
       if (err != NULL)
         rc = rdb_fail(s, err, "random points");
     }
-    if (rc == DB_ERROR_NONE)
+    if (rc == DRIVER_ERROR_NONE)
       rc = fetch_rows(s, st->table, n, true);
   } else {
     int64_t ks[1024];
@@ -529,7 +532,7 @@ static db_error_t random_points(rdb_session *s, rdb_stmt *st, const db_stmt *stm
       ks[i] = param_int(stmt, i);
     rc = scan_by_k(s, st->table, ks, nks, 0, 0, 0, 1);
   }
-  if (rc == DB_ERROR_NONE)
+  if (rc == DRIVER_ERROR_NONE)
     read_done(rs, s);
   return rc;
 }
@@ -546,12 +549,12 @@ static int compare_range(const void *a, const void *b)
 
 /* SELECT count(k) FROM sbtest1 WHERE k BETWEEN ? AND ? OR ... : a row in two ranges counts
    once, so the ranges are merged first. */
-static db_error_t random_ranges(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
-                                db_result *rs)
+static driver_error_class random_ranges(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                        db_result *rs)
 {
   k_range ranges[512];
   size_t nr = 0;
-  db_error_t rc = DB_ERROR_NONE;
+  driver_error_class rc = DRIVER_ERROR_NONE;
 
   rdb_result_reset(s, 1);
   for (size_t i = 0; i + 1 < stmt->param_count && nr < 512; i += 2) {
@@ -573,10 +576,10 @@ static db_error_t random_ranges(rdb_session *s, rdb_stmt *st, const db_stmt *stm
 
   if (!(st->meta.flags & KV_TABLE_SECONDARY_INDEX)) {
     int64_t total = 0;
-    for (size_t i = 0; i < merged && rc == DB_ERROR_NONE; i++) {
+    for (size_t i = 0; i < merged && rc == DRIVER_ERROR_NONE; i++) {
       rdb_result_reset(s, 1);
       rc = scan_by_k(s, st->table, NULL, 0, ranges[i].lo, ranges[i].hi, 0, 2);
-      if (rc == DB_ERROR_NONE && s->value_count > 0)
+      if (rc == DRIVER_ERROR_NONE && s->value_count > 0)
         total += strtoll(s->arena + ((uintptr_t) s->values[0].ptr - 1), NULL, 10);
     }
     rdb_result_reset(s, 1);
@@ -584,7 +587,7 @@ static db_error_t random_ranges(rdb_session *s, rdb_stmt *st, const db_stmt *stm
     rdb_result_end_row(s);
   } else {
     int64_t total = 0;
-    for (size_t i = 0; i < merged && rc == DB_ERROR_NONE; i++) {
+    for (size_t i = 0; i < merged && rc == DRIVER_ERROR_NONE; i++) {
       size_t n = 0;
       char *err = collect_ids(s, st->table, ranges[i].lo, ranges[i].hi, 0, &n);
       if (err != NULL)
@@ -594,7 +597,7 @@ static db_error_t random_ranges(rdb_session *s, rdb_stmt *st, const db_stmt *stm
     rdb_result_add_i64(s, total);
     rdb_result_end_row(s);
   }
-  if (rc == DB_ERROR_NONE)
+  if (rc == DRIVER_ERROR_NONE)
     read_done(rs, s);
   return rc;
 }
@@ -614,8 +617,8 @@ static bool statement_begin(rdb_session *s)
 }
 
 /* Finish: write the batch (no transaction) or commit the statement's own transaction. */
-static db_error_t statement_end(rdb_session *s, bool own_txn, char *err, const char *what,
-                                db_result *rs, bool changed)
+static driver_error_class statement_end(rdb_session *s, bool own_txn, char *err, const char *what,
+                                        db_result *rs, bool changed)
 {
   if (err == NULL)
     rdb_apply(s, &err);
@@ -625,10 +628,10 @@ static db_error_t statement_end(rdb_session *s, bool own_txn, char *err, const c
     return rdb_fail(s, err, what);
   }
   if (own_txn && rdb_commit(s) != 0)
-    return s->con->error;
+    return s->con->error_class;
   rs->stat_type = changed ? DB_STAT_WRITE : DB_STAT_OTHER;
   rs->nrows = changed ? 1 : 0;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 /* Read the row of `id` for update; *found false if there is none. */
@@ -653,8 +656,8 @@ static char *read_for_update(rdb_session *s, uint32_t table, int64_t id, char *v
 }
 
 /* UPDATE sbtestN SET k=k+1 WHERE id=?  (row written, index entry moved) */
-static db_error_t index_update(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
-                               db_result *rs)
+static driver_error_class index_update(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                       db_result *rs)
 {
   int64_t id = param_int(stmt, 0);
   bool own = statement_begin(s), found;
@@ -681,8 +684,8 @@ static db_error_t index_update(rdb_session *s, rdb_stmt *st, const db_stmt *stmt
 }
 
 /* UPDATE sbtestN SET c=? WHERE id=? */
-static db_error_t non_index_update(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
-                                   db_result *rs)
+static driver_error_class non_index_update(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                           db_result *rs)
 {
   rdb_slice c = param_str(stmt, 0);
   int64_t id = param_int(stmt, 1);
@@ -705,7 +708,8 @@ static db_error_t non_index_update(rdb_session *s, rdb_stmt *st, const db_stmt *
 }
 
 /* DELETE FROM sbtestN WHERE id=? */
-static db_error_t delete_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs)
+static driver_error_class delete_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                     db_result *rs)
 {
   int64_t id = param_int(stmt, 0);
   bool own = statement_begin(s), found;
@@ -731,7 +735,8 @@ static db_error_t delete_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, 
    auto-increment value; an existing id is MySQL's duplicate-key error 1062. Without
    transactions (--rocksdb-txn=none) there is no isolation to make that check meaningful:
    the row is simply written, replacing an existing one and its index entry. */
-static db_error_t insert_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs)
+static driver_error_class insert_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                     db_result *rs)
 {
   int64_t id = param_int(stmt, 0), k = param_int(stmt, 1);
   rdb_slice c = param_str(stmt, 2), pad = param_str(stmt, 3);
@@ -751,7 +756,7 @@ static db_error_t insert_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, 
   } else if (err == NULL && found) {
     if (own)
       rdb_rollback(s);
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1062, "23000",
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1062, "23000",
                         "Duplicate entry '%lld' for key 'PRIMARY'", (long long) id);
   }
   char key[RDB_PRIMARY_KEY_LEN], sec[RDB_SECONDARY_KEY_LEN];
@@ -767,7 +772,8 @@ static db_error_t insert_row(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, 
 
 /* ------------------------------------------------------------------------------------------ */
 
-db_error_t rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs)
+driver_error_class rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                      db_result *rs)
 {
   switch (st->op) {
     case RDB_OP_POINT_SELECT:     return point_select(s, st, stmt, rs);
@@ -783,7 +789,7 @@ db_error_t rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
     case RDB_OP_RANDOM_POINTS:    return random_points(s, st, stmt, rs);
     case RDB_OP_RANDOM_RANGES:    return random_ranges(s, st, stmt, rs);
   }
-  return rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000", "unknown key-value statement");
+  return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000", "unknown key-value statement");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -802,7 +808,7 @@ int rdb_bulk_add(rdb_session *s, uint32_t table, int64_t id, int64_t k)
 }
 
 /* Write the gathered rows atomically, like one multi-row INSERT statement. */
-db_error_t rdb_bulk_flush(rdb_session *s, db_result *rs)
+driver_error_class rdb_bulk_flush(rdb_session *s, db_result *rs)
 {
   char *err = NULL;
   int rows = s->bulk_batch != NULL ? rocksdb_writebatch_count(s->bulk_batch) : 0;
@@ -817,5 +823,5 @@ db_error_t rdb_bulk_flush(rdb_session *s, db_result *rs)
   }
   rs->stat_type = rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
   rs->nrows = (uint32_t) rows;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }

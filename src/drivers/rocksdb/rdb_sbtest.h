@@ -33,9 +33,10 @@ typedef struct {
 } rdb_stmt;
 
 bool rdb_op_parse(const char *name, rdb_op *op);
-db_error_t rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs);
+driver_error_class rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                      db_result *rs);
 
 int rdb_bulk_add(rdb_session *s, uint32_t table, int64_t id, int64_t k);
-db_error_t rdb_bulk_flush(rdb_session *s, db_result *rs);
+driver_error_class rdb_bulk_flush(rdb_session *s, db_result *rs);
 
 #endif

@@ -176,13 +176,13 @@ static unsigned server_of(db_conn *con)
   return c != NULL && c->endpoint.index < tidb_server_count ? c->endpoint.index : 0;
 }
 
-static db_error_t tidb_query(db_conn *con, const char *query, size_t len, db_result *rs)
+static driver_error_class tidb_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   tidb_count_query(con->thread_id, server_of(con));
   return mysqldrv_query(con, query, len, rs);
 }
 
-static db_error_t tidb_execute(db_stmt *stmt, db_result *rs)
+static driver_error_class tidb_execute(db_stmt *stmt, db_result *rs)
 {
   tidb_count_query(stmt->connection->thread_id, server_of(stmt->connection));
   return mysqldrv_execute(stmt, rs);
