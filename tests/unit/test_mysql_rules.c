@@ -15,9 +15,7 @@ static void ignore(const unsigned *codes, size_t n, bool all)
   static unsigned list[16];
   if (n > 0)
     memcpy(list, codes, n * sizeof(unsigned));
-  mysqldrv_config.ignored_errors = list;
-  mysqldrv_config.ignored_count = n;
-  mysqldrv_config.ignore_all = all;
+  mysqldrv_config.ignored = (error_code_list) {.all = all, .count = n, .numbers = list};
 }
 
 /* A layered driver's hook: 9007 restarts the transaction, 8004 is fatal whatever the list
@@ -81,6 +79,30 @@ static void test_classification(void)
   mysqldrv_set_hooks(&(mysqldrv_hooks) {0});
 }
 
+/* --mysql-ignore-errors and the TiDB lists go through the one parser of error-code lists. */
+static void test_code_lists(void)
+{
+  error_code_list list = {0};
+  const char *const good[] = {"1213", "1020", "1205"};
+  ok(error_codes_parse(&list, ERROR_CODES_NUMBERS, true, good, 3) == NULL &&
+         error_codes_has_number(&list, 1020) && !error_codes_has_number(&list, 1146) &&
+         !list.all,
+     "1213,1020,1205 lists exactly those numbers");
+  const char *const all[] = {"1213", "ALL"};
+  ok(error_codes_parse(&list, ERROR_CODES_NUMBERS, true, all, 2) == NULL && list.all &&
+         error_codes_has_number(&list, 1146),
+     "\"all\" (in any case) lists every number");
+  const char *bad = error_codes_parse(&list, ERROR_CODES_NUMBERS, false, all, 2);
+  ok(bad != NULL && strcmp(bad, "ALL") == 0, "\"all\" is refused where a list takes none");
+  const char *const out_of_range[] = {"1213", "65536"};
+  bad = error_codes_parse(&list, ERROR_CODES_NUMBERS, true, out_of_range, 2);
+  ok(bad != NULL && strcmp(bad, "65536") == 0, "a number past 65535 is named as the bad one");
+  const char *const not_a_number[] = {"12x"};
+  bad = error_codes_parse(&list, ERROR_CODES_NUMBERS, true, not_a_number, 1);
+  ok(bad != NULL && strcmp(bad, "12x") == 0, "an item that is not a number is refused");
+  error_codes_free(&list);
+}
+
 static void test_rotation(void)
 {
   static const char *const hosts[] = {"h1", "h2"};
@@ -129,6 +151,7 @@ static void test_rotation(void)
 int main(void)
 {
   test_classification();
+  test_code_lists();
   test_rotation();
   return tap_done();
 }

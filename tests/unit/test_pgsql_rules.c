@@ -14,7 +14,8 @@ pgsqldrv_settings pgsqldrv_config;
 
 static void ignore(const char *const *items, size_t n)
 {
-  const char *bad = pgsqldrv_parse_ignore_list(&pgsqldrv_config, items, n);
+  const char *bad = error_codes_parse(&pgsqldrv_config.ignored, ERROR_CODES_SQLSTATES, true,
+                                      items, n);
   if (bad != NULL)
     printf("# unexpected bad item '%s'\n", bad);
 }
@@ -67,14 +68,14 @@ static void test_classification(void)
      "a SQLSTATE given in lower case matches");
 
   const char *const bad[] = {"40001", "1213"};
-  const char *got = pgsqldrv_parse_ignore_list(&pgsqldrv_config, bad, 2);
+  const char *got = error_codes_parse(&pgsqldrv_config.ignored, ERROR_CODES_SQLSTATES, true,
+                                      bad, 2);
   ok(got != NULL && strcmp(got, "1213") == 0,
      "a list item that is not five characters is named as the bad one");
   const char *const bad2[] = {"40-01"};
-  got = pgsqldrv_parse_ignore_list(&pgsqldrv_config, bad2, 1);
+  got = error_codes_parse(&pgsqldrv_config.ignored, ERROR_CODES_SQLSTATES, true, bad2, 1);
   ok(got != NULL && strcmp(got, "40-01") == 0, "an item with other characters is refused");
-  free(pgsqldrv_config.ignored);
-  pgsqldrv_config.ignored = NULL;
+  error_codes_free(&pgsqldrv_config.ignored);
 }
 
 static void test_rotation(void)

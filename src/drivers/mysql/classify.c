@@ -28,22 +28,11 @@ bool mysqldrv_is_connection_loss(unsigned sql_errno)
   }
 }
 
-static bool listed(unsigned sql_errno)
-{
-  const mysqldrv_settings *c = &mysqldrv_config;
-  if (c->ignore_all)
-    return true;
-  for (size_t i = 0; i < c->ignored_count; i++)
-    if (c->ignored_errors[i] == sql_errno)
-      return true;
-  return false;
-}
-
 driver_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state)
 {
   driver_error_class chosen = DRIVER_ERROR_FATAL;
 
-  if (listed(sql_errno))
+  if (error_codes_has_number(&mysqldrv_config.ignored, sql_errno))
     chosen = mysqldrv_is_connection_loss(sql_errno) ? DRIVER_ERROR_RECONNECT
                                                     : DRIVER_ERROR_IGNORE;
   if (mysqldrv_active_hooks.classify != NULL)

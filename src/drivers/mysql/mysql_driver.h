@@ -18,6 +18,7 @@
 
 #include "db.h"
 #include "drivers/driver_error.h"
+#include "drivers/error_codes.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* Settings (options.c)                                                                     */
@@ -51,9 +52,7 @@ typedef struct {
   bool compression;
   const char *compression_algorithms;
   bool debug;                  /* --mysql-debug: log client library calls */
-  bool ignore_all;             /* --mysql-ignore-errors=all */
-  unsigned *ignored_errors;
-  size_t ignored_count;
+  error_code_list ignored;     /* --mysql-ignore-errors (numbers, or "all") */
   bool dry_run;
   bool use_ps;                 /* server-side prepared statements (not --db-ps-mode=disable) */
 } mysqldrv_settings;

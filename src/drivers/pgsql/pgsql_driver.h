@@ -15,6 +15,7 @@
 
 #include "db.h"
 #include "drivers/driver_error.h"
+#include "drivers/error_codes.h"
 
 /* libpq's types, declared here so that the rules (classify.c, endpoints.c, placeholders.c)
    compile and unit-test without libpq's headers. */
@@ -24,11 +25,6 @@ typedef struct pg_result PGresult;
 /* ---------------------------------------------------------------------------------------- */
 /* Settings (options.c)                                                                     */
 /* ---------------------------------------------------------------------------------------- */
-
-/* An SQLSTATE: five characters and a NUL. */
-typedef struct {
-  char code[6];
-} pgsqldrv_sqlstate;
 
 typedef struct {
   const char *const *hosts;    /* --pgsql-host (at least one) */
@@ -40,9 +36,7 @@ typedef struct {
   const char *db;
   const char *sslmode;         /* NULL: libpq's default (prefer, or PGSSLMODE) */
   const char *sslrootcert;     /* NULL when not given */
-  bool ignore_all;             /* --pgsql-ignore-errors=all */
-  pgsqldrv_sqlstate *ignored;  /* the SQLSTATEs that restart the event */
-  size_t ignored_count;
+  error_code_list ignored;     /* --pgsql-ignore-errors: SQLSTATEs, or "all" */
   bool dry_run;
 } pgsqldrv_settings;
 
@@ -53,12 +47,6 @@ extern const option_decl pgsqldrv_args[];
 int pgsqldrv_settings_load(void);
 void pgsqldrv_settings_free(void);
 
-/* The --pgsql-ignore-errors list into settings (exported for the unit test). "all" or
-   five-character SQLSTATEs; returns the bad item, or NULL when all are good. */
-/* Five letters or digits: an item --pgsql-ignore-errors takes (besides "all"). */
-bool pgsqldrv_is_sqlstate(const char *item);
-const char *pgsqldrv_parse_ignore_list(pgsqldrv_settings *c, const char *const *items,
-                                       size_t count);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Servers (endpoints.c)                                                                    */
