@@ -33,17 +33,6 @@ static inline db_error_t db_error_outcome(driver_error_class cls)
          : cls == DRIVER_ERROR_FATAL ? DB_ERROR_FATAL : DB_ERROR_IGNORABLE;
 }
 
-/* Statistic a finished query counts as (the order is the Lua sql_stat_type). */
-typedef enum {
-  DB_STAT_OTHER,
-  DB_STAT_READ,
-  DB_STAT_WRITE,
-  DB_STAT_TRX,
-  DB_STAT_ERROR,
-  DB_STAT_RECONNECT,
-  DB_STAT_MAX
-} db_stat_t;
-
 typedef enum {
   DB_TYPE_NONE,
   DB_TYPE_TINYINT,
@@ -174,7 +163,8 @@ typedef enum {
 } db_conn_state_t;
 
 struct db_result {
-  db_stat_t stat_type;
+  sb_counter_type stat_type;  /* what it counts as: SB_CNT_READ, _WRITE or _OTHER (the Lua
+                                 sql_stat_type declares the same values) */
   uint32_t nrows;
   uint32_t nfields;
   db_stmt *statement;
@@ -209,7 +199,7 @@ struct db_conn {
   uint32_t bulk_values;     /* rows in the current statement */
   uint32_t bulk_uncommitted;
   db_stmt *statements;      /* open statements, closed with the connection */
-  unsigned statement_kind;  /* the running statement's kind: 0 select .. 6 other (stats.h) */
+  sb_counter_type statement_kind;  /* the running statement's kind: SB_CNT_STMT_* */
   /* driver-owned scratch for error texts */
   char errmsg_buf[512];
   char sqlstate_buf[8];
@@ -226,12 +216,11 @@ struct db_stmt {
   size_t param_count;
   db_bind_t *results;
   size_t result_count;
-  db_stat_t expected_stat;  /* for drivers that count without a server answer (dry run) */
   uint32_t generation;      /* connection generation it was prepared in */
   char *emulation_buffer;   /* client-side statements: the query text, reused */
   size_t emulation_capacity;
   db_stmt *prev, *next;     /* in the connection's list */
-  unsigned kind;            /* statement kind, 0 select .. 6 other (SB_CNT_STMT_* order) */
+  sb_counter_type kind;     /* statement kind: SB_CNT_STMT_SELECT .. SB_CNT_STMT_OTHER */
 };
 
 /* ---- API used by sysbench.sql (names and signatures as 1.0.20's FFI declarations) ---- */
@@ -261,10 +250,6 @@ int db_bind_result(db_stmt *stmt, db_bind_t *results, size_t len);
 db_result *db_execute(db_stmt *stmt);
 int db_close(db_stmt *stmt);
 int db_free_results(db_result *rs);
-
-/* The kind of an SQL statement by its first word: 0 select, 1 insert (and REPLACE), 2 update,
-   3 delete, 4 begin (BEGIN, START TRANSACTION), 5 commit, 6 anything else. */
-unsigned db_statement_kind(const char *query, size_t len);
 
 /* The server the run talks to, as "MariaDB 10.11.6" (drivers call this once they know it;
    the first call wins). NULL until then. */

@@ -24,20 +24,18 @@ static const db_kv_ops *kv_of(db_conn *con)
   return kv;
 }
 
-/* Statement kinds (stats.h's order) of the key-value forms, so their queries are reported
-   by kind as the SQL statements they stand for. */
-enum { KIND_SELECT, KIND_INSERT, KIND_UPDATE, KIND_DELETE, KIND_BEGIN, KIND_COMMIT, KIND_OTHER };
-
-static unsigned kind_of_workload_statement(const char *name)
+/* The statement kind of a key-value form, so that its queries are reported by kind as the
+   SQL statements they stand for. */
+static sb_counter_type kind_of_workload_statement(const char *name)
 {
   size_t n = strlen(name);
   if (strcmp(name, "deletes") == 0)
-    return KIND_DELETE;
+    return SB_CNT_STMT_DELETE;
   if (strcmp(name, "inserts") == 0 || strcmp(name, "bulk_inserts") == 0)
-    return KIND_INSERT;
+    return SB_CNT_STMT_INSERT;
   if (n > 8 && strcmp(name + n - 8, "_updates") == 0)
-    return KIND_UPDATE;
-  return KIND_SELECT;                  /* point_selects, *_ranges, random_points */
+    return SB_CNT_STMT_UPDATE;
+  return SB_CNT_STMT_SELECT;           /* point_selects, *_ranges, random_points */
 }
 
 /* The answer of a call that is not counted as a statement; when it failed, the database
@@ -50,7 +48,7 @@ static int uncounted(db_conn *con, int rc)
 }
 
 /* db_statement_start() for a statement of `kind`. */
-static bool start_as(db_conn *con, unsigned kind)
+static bool start_as(db_conn *con, sb_counter_type kind)
 {
   if (!db_statement_start(con))
     return false;
@@ -120,7 +118,7 @@ int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k)
 int db_kv_bulk_flush(db_conn *con)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_INSERT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_INSERT))
     return -1;
   driver_error_class rc = kv->bulk_flush(con, &con->rs);
   db_statement_finish(con, rc);
@@ -182,7 +180,7 @@ int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *inde
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_SELECT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_SELECT))
     return NULL;
   return db_statement_finish(con, kv->get(con, key, klen, for_update, &con->rs));
 }
@@ -190,7 +188,7 @@ db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_SELECT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_SELECT))
     return NULL;
   return db_statement_finish(con, kv->multi_get(con, n, keys, klens, &con->rs));
 }
@@ -199,7 +197,7 @@ db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const c
                       size_t upper_len, uint32_t limit)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_SELECT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_SELECT))
     return NULL;
   return db_statement_finish(con, kv->scan(con, start, start_len, upper, upper_len, limit,
                                            &con->rs));
@@ -215,7 +213,7 @@ static int write_done(db_conn *con, driver_error_class rc)
 int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_UPDATE))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_UPDATE))
     return -1;
   return write_done(con, kv->put(con, key, klen, value, vlen, &con->rs));
 }
@@ -223,7 +221,7 @@ int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, siz
 int db_kv_delete(db_conn *con, const char *key, size_t klen)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_DELETE))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_DELETE))
     return -1;
   return write_done(con, kv->del(con, key, klen, &con->rs));
 }
@@ -243,7 +241,7 @@ int db_kv_batch_delete(db_conn *con, const char *key, size_t klen)
 int db_kv_batch_write(db_conn *con)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_OTHER))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_OTHER))
     return -1;
   return write_done(con, kv->batch_write(con, &con->rs));
 }

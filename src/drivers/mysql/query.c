@@ -38,12 +38,12 @@ static driver_error_class take_result(db_conn *con, MYSQL *m, db_result *rs)
       return fail_from_handle(con, m);
     my_ulonglong affected = mysql_affected_rows(m);
     rs->nrows = (uint32_t) affected;
-    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE
-                                                                  : DB_STAT_OTHER;
+    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE
+                                                                  : SB_CNT_OTHER;
     return DRIVER_ERROR_NONE;
   }
   rs->ptr = res;
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = (uint32_t) mysql_num_rows(res);
   rs->nfields = mysql_num_fields(res);
   return DRIVER_ERROR_NONE;
@@ -111,7 +111,7 @@ driver_error_class mysqldrv_next_result(db_conn *con, db_result *rs)
   if (rc > 0)
     return fail_from_handle(con, m);
   if (rc < 0) {
-    rs->stat_type = DB_STAT_OTHER;
+    rs->stat_type = SB_CNT_OTHER;
     return DRIVER_ERROR_NONE;
   }
   return take_result(con, m, rs);

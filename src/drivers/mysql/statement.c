@@ -262,15 +262,15 @@ driver_error_class mysqldrv_execute(db_stmt *stmt, db_result *rs)
   if (fields == 0) {
     my_ulonglong affected = mysql_stmt_affected_rows(h);
     rs->nrows = (uint32_t) affected;
-    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE
-                                                                  : DB_STAT_OTHER;
+    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE
+                                                                  : SB_CNT_OTHER;
     return DRIVER_ERROR_NONE;
   }
   rc = mysql_stmt_store_result(h);
   MYSQLDRV_TRACE("mysql_stmt_store_result(%p) = %d", (void *) h, rc);
   if (rc != 0)
     return fail_statement(con, h);
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = (uint32_t) mysql_stmt_num_rows(h);
   rs->nfields = fields;
   return DRIVER_ERROR_NONE;

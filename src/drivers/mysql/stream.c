@@ -110,6 +110,6 @@ driver_error_class mysqldrv_stream_in(db_conn *con, const char *statement, size_
   }
   my_ulonglong affected = mysql_affected_rows(m);
   rs->nrows = (uint32_t) affected;
-  rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE : SB_CNT_OTHER;
   return DRIVER_ERROR_NONE;
 }

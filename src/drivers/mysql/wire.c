@@ -471,7 +471,7 @@ static driver_error_class execute_built(db_stmt *stmt, db_result *rs, size_t req
     if (!parse_ok(p, len, &end))
       return malformed(con);
     rs->nrows = (uint32_t) end.affected_rows;
-    rs->stat_type = end.affected_rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+    rs->stat_type = end.affected_rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   } else {                                     /* column count [, metadata follows] */
     const unsigned char *q = p, *e = p + len;
     uint64_t columns;
@@ -509,7 +509,7 @@ static driver_error_class execute_built(db_stmt *stmt, db_result *rs, size_t req
       parse_eof(p, len, &end);
       break;
     }
-    rs->stat_type = DB_STAT_READ;
+    rs->stat_type = SB_CNT_READ;
     rs->nrows = (uint32_t) w->row_count;
     rs->nfields = s->column_count;
     s->wire_result = true;

@@ -81,7 +81,7 @@ driver_error_class pgsqldrv_stream_in(db_conn *con, const char *statement, size_
   }
   unsigned long rows = strtoul(PQcmdTuples(res), NULL, 10);
   rs->nrows = (uint32_t) rows;
-  rs->stat_type = rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   PQclear(res);
   drain(pg);
   return DRIVER_ERROR_NONE;

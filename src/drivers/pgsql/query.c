@@ -29,7 +29,7 @@ driver_error_class pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *
     case PGRES_TUPLES_OK:
     case PGRES_SINGLE_TUPLE:
       rs->ptr = res;
-      rs->stat_type = DB_STAT_READ;
+      rs->stat_type = SB_CNT_READ;
       rs->nrows = (uint32_t) PQntuples(res);
       rs->nfields = (uint32_t) PQnfields(res);
       return DRIVER_ERROR_NONE;
@@ -37,7 +37,7 @@ driver_error_class pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *
     case PGRES_COMMAND_OK: {
       unsigned long rows = strtoul(PQcmdTuples(res), NULL, 10);
       rs->nrows = (uint32_t) rows;
-      rs->stat_type = rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+      rs->stat_type = rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
       break;
     }
 
@@ -171,7 +171,7 @@ driver_error_class pgsqldrv_next_result(db_conn *con, db_result *rs)
 {
   pgsqldrv_conn *c = con->ptr;
   if (c == NULL || c->pending.next >= c->pending.count) {
-    rs->stat_type = DB_STAT_OTHER;
+    rs->stat_type = SB_CNT_OTHER;
     return DRIVER_ERROR_NONE;
   }
   PGresult *res = c->pending.items[c->pending.next++];

@@ -492,13 +492,13 @@ int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
   }
   if (s->nfields > 0) {
     rs->ptr = w;
-    rs->stat_type = DB_STAT_READ;
+    rs->stat_type = SB_CNT_READ;
     rs->nrows = (uint32_t) w->row_count;
     rs->nfields = (uint32_t) s->nfields;
   } else {
     w->row_count = 0;
     rs->nrows = (uint32_t) r.rows_affected;
-    rs->stat_type = r.rows_affected > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+    rs->stat_type = r.rows_affected > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   }
   *rc = DRIVER_ERROR_NONE;
   return 0;

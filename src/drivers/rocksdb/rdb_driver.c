@@ -69,7 +69,7 @@ static driver_error_class rdb_query(db_conn *con, const char *query, size_t len,
   size_t rest, rest2;
 
   first_word(query, len, word, sizeof(word), &rest);
-  rs->stat_type = DB_STAT_OTHER;
+  rs->stat_type = SB_CNT_OTHER;
   if (strcmp(word, "BEGIN") == 0 && rest == 0) {
     if (s->txn != NULL && rdb_commit(s) != 0)     /* as in MySQL, BEGIN commits an open one */
       return con->error_class;

@@ -32,7 +32,7 @@ static driver_error_class too_long(rdb_session *s)
 
 static void read_result(db_result *rs, rdb_session *s)
 {
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = s->result_rows;
   rs->nfields = s->result_fields;
 }
@@ -171,7 +171,7 @@ static driver_error_class write_one(rdb_session *s, const char *key, size_t klen
     rdb_delete(s, k, len, &err);
   if (rdb_apply(s, &err) != 0)
     return rdb_fail(s, err, put ? "put" : "delete");
-  rs->stat_type = DB_STAT_WRITE;
+  rs->stat_type = SB_CNT_WRITE;
   rs->nrows = 1;
   return DRIVER_ERROR_NONE;
 }
@@ -246,7 +246,7 @@ driver_error_class rdb_kv_batch_write(db_conn *con, db_result *rs)
   rocksdb_writebatch_clear(b);
   if (rdb_apply(s, &err) != 0)
     return rdb_fail(s, err, "batch write");
-  rs->stat_type = count > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = count > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   rs->nrows = (uint32_t) count;
   return DRIVER_ERROR_NONE;
 }

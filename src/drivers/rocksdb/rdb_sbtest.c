@@ -194,7 +194,7 @@ int64_t rdb_next_auto_id(rdb_session *s, uint32_t table)
 
 static void read_done(db_result *rs, rdb_session *s)
 {
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = s->result_rows;
   rs->nfields = s->result_fields;
 }
@@ -629,7 +629,7 @@ static driver_error_class statement_end(rdb_session *s, bool own_txn, char *err,
   }
   if (own_txn && rdb_commit(s) != 0)
     return s->con->error_class;
-  rs->stat_type = changed ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = changed ? SB_CNT_WRITE : SB_CNT_OTHER;
   rs->nrows = changed ? 1 : 0;
   return DRIVER_ERROR_NONE;
 }
@@ -821,7 +821,7 @@ driver_error_class rdb_bulk_flush(rdb_session *s, db_result *rs)
     if (err != NULL)
       return rdb_fail(s, err, "multi-row insert");
   }
-  rs->stat_type = rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   rs->nrows = (uint32_t) rows;
   return DRIVER_ERROR_NONE;
 }
