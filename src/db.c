@@ -43,18 +43,32 @@ bool db_used(void)
   return __atomic_load_n(&driver_created, __ATOMIC_ACQUIRE);
 }
 
-/* --db-debug, read once when the first driver is created (queries test it). */
-static bool debug_queries;
+/* The general database options, read once, by the first driver creation (under
+   init_mutex, which every worker takes before its first query: so they are set before any
+   worker reads them, and never written again while workers run). */
+static struct {
+  bool loaded;
+  bool debug;            /* --db-debug: DEBUG lines at --verbosity=5, as 1.0.20's */
+  bool ps_disabled;      /* --db-ps-mode=disable */
+} settings;
+
+static void load_settings(void)
+{
+  const char *mode = opt_string("db-ps-mode");
+  settings.debug = opt_bool("db-debug");
+  settings.ps_disabled = mode != NULL && strcmp(mode, "disable") == 0;
+  settings.loaded = true;
+}
 
 bool db_debug_enabled(void)
 {
-  return debug_queries;
+  return settings.debug;
 }
 
 bool db_ps_disabled(void)
 {
-  const char *mode = opt_string("db-ps-mode");
-  return mode != NULL && strcmp(mode, "disable") == 0;
+  assert(settings.loaded);
+  return settings.ps_disabled;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -77,6 +91,8 @@ static int init_driver_once(const db_driver_def *def)
   int capacity = (int) (sizeof(initialized) / sizeof(initialized[0]));
 
   pthread_mutex_lock(&init_mutex);
+  if (!settings.loaded)
+    load_settings();
   if (listed(failed_drivers, failed_count, def)) {
     rc = 1;
   } else if (!listed(initialized, initialized_count, def)) {
@@ -85,6 +101,8 @@ static int init_driver_once(const db_driver_def *def)
       initialized[initialized_count++] = def;
     else if (rc != 0 && failed_count < capacity)
       failed_drivers[failed_count++] = def;
+    if (rc == 0)
+      __atomic_store_n(&driver_created, true, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&init_mutex);
   return rc;
@@ -115,13 +133,8 @@ db_driver *db_create(const char *name)
     }
     return NULL;
   }
-  /* DEBUG lines, shown at --verbosity=5 as 1.0.20's are */
-  if (opt_bool("db-debug"))
-    debug_queries = true;
   if (init_driver_once(def) != 0)
     return NULL;
-
-  __atomic_store_n(&driver_created, true, __ATOMIC_RELEASE);
   return (db_driver *) &def->instance;
 }
 
@@ -153,13 +166,18 @@ const char *db_statement_text(db_stmt *stmt)
 /* Connections                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-static __thread char connect_error[768];
-/* The driver printed why the connection failed itself (1.0.20's pgsql driver does). */
-static __thread bool connect_error_printed;
-
-const char *db_connect_error(void)
+/* The reasons a connection failed are kept in the connection itself: every worker makes
+   its own connections, and one's failure says nothing about another's. */
+const char *db_connect_error(db_conn *con)
 {
-  return connect_error;
+  return con != NULL && con->connect_error != NULL ? con->connect_error : "";
+}
+
+static void forget_connect_error(db_conn *con)
+{
+  free(con->connect_error);
+  con->connect_error = NULL;
+  con->connect_error_logged = false;
 }
 
 bool db_connect_failure_first(void)
@@ -168,18 +186,22 @@ bool db_connect_failure_first(void)
   return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-void db_connect_error_logged(void)
+void db_connect_error_logged(db_conn *con)
 {
-  connect_error[0] = '\0';
-  connect_error_printed = true;
+  free(con->connect_error);
+  con->connect_error = NULL;
+  con->connect_error_logged = true;
 }
 
-void db_set_connect_error(const char *fmt, ...)
+void db_set_connect_error(db_conn *con, const char *fmt, ...)
 {
+  char *text;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(connect_error, sizeof(connect_error), fmt, ap);
+  int n = vasprintf(&text, fmt, ap);
   va_end(ap);
+  free(con->connect_error);
+  con->connect_error = n >= 0 ? text : NULL;
 }
 
 void db_set_error(db_conn *con, driver_error_class cls, int sql_errno, const char *sql_state,
@@ -216,8 +238,22 @@ void db_set_api_error(db_conn *con)
   con->sql_errmsg = NULL;
 }
 
-db_conn *db_connection_create(db_driver *drv)
+/* A connection that could not be made: its reason into `why`, and it goes. */
+static db_conn *failed_connection(db_conn *con, char *why, size_t why_size)
 {
+  if (con->connect_error == NULL && !con->connect_error_logged)
+    db_set_connect_error(con, "the %s driver could not connect", con->driver->sname);
+  if (why_size > 0)
+    snprintf(why, why_size, "%s", db_connect_error(con));
+  free(con->connect_error);
+  free(con);
+  return NULL;
+}
+
+db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size)
+{
+  if (why_size > 0)
+    why[0] = '\0';
   if (drv == NULL)
     return NULL;
   db_conn *con = calloc(1, sizeof(*con));
@@ -225,20 +261,19 @@ db_conn *db_connection_create(db_driver *drv)
     return NULL;
   con->driver = drv;
   con->thread_id = sb_tls_thread_id;
-  connect_error[0] = '\0';
-  connect_error_printed = false;
   if (drv->def->ops->thread_init != NULL && drv->def->ops->thread_init(con->thread_id) != 0) {
     free(con);
     return NULL;
   }
-  if (drv->def->ops->connect(con) != 0) {
-    if (connect_error[0] == '\0' && !connect_error_printed)
-      db_set_connect_error("the %s driver could not connect", drv->sname);
-    free(con);
-    return NULL;
-  }
+  if (drv->def->ops->connect(con) != 0)
+    return failed_connection(con, why, why_size);
   con->state = DB_CONN_READY;
   return con;
+}
+
+db_conn *db_connection_create(db_driver *drv)
+{
+  return db_connection_open(drv, NULL, 0);
 }
 
 static int free_results_internal(db_conn *con)
@@ -278,7 +313,7 @@ int db_connection_reconnect(db_conn *con)
   int rc;
 
   free_results_internal(con);
-  connect_error[0] = '\0';
+  forget_connect_error(con);
   if (ops->reconnect != NULL) {
     rc = ops->reconnect(con);
   } else {
@@ -305,6 +340,7 @@ void db_connection_free(db_conn *con)
   while (con->statements != NULL)
     db_close(con->statements);
   close_connection(con);
+  free(con->connect_error);
   free(con->bulk_buffer);
   free(con->values);
   free(con);
@@ -933,5 +969,6 @@ void db_done(void)
     if (initialized[i]->ops->done != NULL)
       initialized[i]->ops->done();
   initialized_count = 0;
+  settings.loaded = false;     /* a sweep's next run reads them again */
   pthread_mutex_unlock(&init_mutex);
 }

@@ -187,6 +187,8 @@ struct db_conn {
   db_conn_state_t state;
   int thread_id;
   uint32_t generation;      /* bumped by every reconnect: statements prepared before are gone */
+  char *connect_error;      /* why the last (re)connect failed (malloc'ed), or NULL */
+  bool connect_error_logged;  /* ... the driver logged it (1.0.20's drivers did) */
   driver_error_class error_class;  /* the driver's class of the error set last (db_set_error),
                                       until this layer has acted on it */
   db_value_t *values;       /* fetch_row() values, nfields of them */
@@ -231,8 +233,13 @@ int db_driver_family(db_driver *drv);          /* 0 SQL, 1 KV */
 const char *db_statement_text(db_stmt *stmt);
 
 db_conn *db_connection_create(db_driver *drv);
+/* The same, saying why a connection could not be made in `why` ("" when the driver logged
+   the reason itself, as 1.0.20 did: the script's error then adds none). */
+db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size);
 int db_connection_close(db_conn *con);
 int db_connection_reconnect(db_conn *con);
+/* Why the connection's last reconnect failed; "" when the driver did not say. */
+const char *db_connect_error(db_conn *con);
 void db_connection_free(db_conn *con);
 
 int db_bulk_insert_init(db_conn *con, const char *query, size_t len);
@@ -273,12 +280,11 @@ void db_count_ignored_error(db_conn *con);
 
 /* ---- for drivers ---- */
 
-/* Why the calling thread's last connection attempt failed, for the Lua error message (a
-   driver sets it with db_set_connect_error(); never holds a password). "" when unknown. */
-const char *db_connect_error(void);
-void db_set_connect_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The driver logged the reason itself, as 1.0.20 did: the Lua error then adds none. */
-void db_connect_error_logged(void);
+/* Why connecting `con` failed, for the script's error message (never holds a password). */
+void db_set_connect_error(db_conn *con, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The driver logged the reason itself, as 1.0.20 did: the script's error then adds none. */
+void db_connect_error_logged(db_conn *con);
 /* True for the first caller in the run: a driver prints why a connection failed only then
    (every thread of a run whose server is down would say the same). */
 bool db_connect_failure_first(void);

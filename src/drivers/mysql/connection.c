@@ -216,7 +216,7 @@ int mysqldrv_connect(db_conn *con)
       log_text(LOG_FATAL, "unable to connect to MySQL server on %s, aborting...", where);
       log_text(LOG_FATAL, "%s", why);
     }
-    db_connect_error_logged();
+    db_connect_error_logged(con);
     if (mysqldrv_active_hooks.connect_failed != NULL)
       mysqldrv_active_hooks.connect_failed(&c->endpoint, why);
     free(c);
