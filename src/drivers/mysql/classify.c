@@ -6,14 +6,9 @@
  */
 #include <errmsg.h>
 
-#include "mysql_driver.h"
-
-mysqldrv_hooks mysqldrv_active_hooks;
-
-void mysqldrv_set_hooks(const mysqldrv_hooks *hooks)
-{
-  mysqldrv_active_hooks = *hooks;
-}
+#include "drivers/mysql/classify.h"
+#include "drivers/mysql/hooks.h"
+#include "drivers/mysql/settings.h"
 
 bool mysqldrv_is_connection_loss(unsigned sql_errno)
 {

@@ -9,8 +9,14 @@
 
 #include <errmsg.h>
 
+#include "drivers/mysql/connection.h"
+#include "drivers/mysql/endpoints.h"
+#include "drivers/mysql/hooks.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/stream.h"
+#include "drivers/mysql/wire.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 static char **session_statements;
 static size_t session_statement_count;

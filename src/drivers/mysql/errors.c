@@ -6,8 +6,11 @@
  */
 #include <errmsg.h>
 
+#include "drivers/mysql/classify.h"
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/hooks.h"
+#include "drivers/mysql/state.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 driver_error_class mysqldrv_fail_disconnected(db_conn *con)
 {

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "db_emulate.h"
-#include "logger.h"
-#include "mysql_driver.h"
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/query.h"
+#include "drivers/mysql/state.h"
 
 static driver_error_class fail_from_handle(db_conn *con, MYSQL *m)
 {
@@ -68,10 +70,8 @@ driver_error_class mysqldrv_query(db_conn *con, const char *query, size_t len, d
   return take_result(con, m, rs);
 }
 
-int mysqldrv_fetch_row(db_result *rs, db_row_t *row)
+int mysqldrv_query_fetch_row(db_result *rs, db_row_t *row)
 {
-  if (rs->statement != NULL && !rs->statement->emulated)
-    return mysqldrv_stmt_fetch_row(rs, row);
   if (rs->ptr == NULL)
     return 1;
 
@@ -117,18 +117,13 @@ driver_error_class mysqldrv_next_result(db_conn *con, db_result *rs)
   return take_result(con, m, rs);
 }
 
-int mysqldrv_free_results(db_result *rs)
+void mysqldrv_query_free_result(db_result *rs)
 {
-  if (mysqldrv_config.dry_run)
-    return 0;
-  if (rs->statement != NULL && !rs->statement->emulated)
-    mysqldrv_stmt_free_result(rs->statement);
   if (rs->ptr != NULL) {
     MYSQLDRV_TRACE("mysql_free_result(%p)", rs->ptr);
     mysql_free_result(rs->ptr);
     rs->ptr = NULL;
   }
-  return 0;
 }
 
 size_t mysqldrv_escape(db_conn *con, char *dst, const char *src, size_t len)

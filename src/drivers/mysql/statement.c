@@ -11,8 +11,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "drivers/mysql/binary_row.h"
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/query.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/statement.h"
+#include "drivers/mysql/wire.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 #define ROW_BUFFER_START 256
 
@@ -276,7 +282,6 @@ driver_error_class mysqldrv_execute(db_stmt *stmt, db_result *rs)
   return DRIVER_ERROR_NONE;
 }
 
-/* The next row into the script's own result binds (db_bind_result). */
 int mysqldrv_stmt_fetch(db_result *rs)
 {
   if (mysqldrv_config.dry_run)
@@ -347,7 +352,7 @@ int mysqldrv_stmt_fetch_row(db_result *rs, db_row_t *row)
   if (s == NULL)
     return -1;
   if (s->wire_result)
-    return mysqldrv_wire_fetch_row(rs, row);
+    return mysqldrv_binary_row_fetch(rs, row);
   if ((s->row_binds == NULL || s->user_results_bound || s->row_fields != rs->nfields) &&
       bind_row_buffers(s, rs->nfields) != 0)
     return -1;

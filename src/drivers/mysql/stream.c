@@ -11,8 +11,12 @@
 
 #include <errmsg.h>
 
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/query.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/stream.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 /* One LOAD DATA in progress on a connection. */
 struct mysqldrv_stream {

@@ -11,7 +11,7 @@
 
 #include "db.h"
 #include "drivers/error_codes.h"
-#include "mysql_driver.h"
+#include "drivers/mysql/mysql_driver.h"
 #include "tidb_rules.h"
 
 typedef struct {

@@ -1,5 +1,5 @@
 /*
- * options.c: the --mysql-* options (1.0.20's, plus master's TLS and compression options) and
+ * settings.c: the --mysql-* options (1.0.20's, plus master's TLS and compression options) and
  * their parsing into mysqldrv_config, once, when the driver starts.
  */
 #include <errno.h>
@@ -8,8 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "db.h"
+#include "drivers/mysql/settings.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 mysqldrv_settings mysqldrv_config;
 
