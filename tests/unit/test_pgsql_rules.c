@@ -4,7 +4,10 @@
  * "all"), the order in which connections take hosts and ports, and how '?' placeholders
  * become $1, $2, ... around PostgreSQL's quoting.
  */
-#include "drivers/pgsql/pgsql_driver.h"
+#include "drivers/pgsql/classify.h"
+#include "drivers/pgsql/endpoints.h"
+#include "drivers/pgsql/placeholders.h"
+#include "drivers/pgsql/settings.h"
 #include "tap.h"
 
 #include <stdlib.h>

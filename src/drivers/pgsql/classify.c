@@ -6,7 +6,7 @@
  * is listed is reconnected first; an error that aborted the transaction restarts it. No I/O
  * here: the unit test links this file alone.
  */
-#include "pgsql_driver.h"
+#include "drivers/pgsql/classify.h"
 
 driver_error_class pgsqldrv_classify(const pgsqldrv_settings *c, const char *sql_state,
                                      bool connection_lost, bool transaction_aborted)

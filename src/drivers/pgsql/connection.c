@@ -8,8 +8,13 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/connection.h"
+#include "drivers/pgsql/endpoints.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 /* Server notices (a BEGIN inside a transaction, RAISE NOTICE ...) are not errors: 1.0.20
    printed none. They show with --db-debug. */

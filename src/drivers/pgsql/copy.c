@@ -9,8 +9,12 @@
 
 #include <libpq-fe.h>
 
-#include "logger.h"
-#include "pgsql_driver.h"
+#include "drivers/pgsql/copy.h"
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 
 #define COPY_BUFFER_BYTES (256 * 1024)
 #define ABORTED_TEXT "the data stream was broken off"

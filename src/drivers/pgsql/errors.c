@@ -1,17 +1,29 @@
 /*
  * errors.c: a failed libpq call (or wire path exchange) as the connection's error: its class
- * by the rules of classify.c, 1.0.20's lines for an error that stops the run, and the
- * ROLLBACK the database layer asks for after an error that aborted the transaction
- * (PostgreSQL refuses every statement of an aborted transaction until then; 1.0.20 sent a
- * ROLLBACK after every ignored error).
+ * by the rules of classify.c, and 1.0.20's lines for an error that stops the run. An error
+ * that aborted the transaction restarts it: PostgreSQL refuses every statement of an aborted
+ * transaction until the ROLLBACK the database layer then has query.c send (1.0.20 sent one
+ * after every ignored error).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/classify.h"
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
 #include "logger.h"
-#include "pgsql_driver.h"
+
+/* The last statement left the transaction failed (it went through the wire path, which
+   tracks the server's transaction status itself, or through libpq). */
+static bool transaction_failed(const pgsqldrv_conn *c)
+{
+  if (c->wire.used_last)
+    return c->wire.transaction == 'E';
+  return c->pg != NULL && PQtransactionStatus(c->pg) == PQTRANS_INERROR;
+}
 
 /* The first line of a message. */
 static void first_line(const char *text, char *buf, size_t len)
@@ -49,7 +61,7 @@ driver_error_class pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e,
   first_line(e->message, message, sizeof(message));
   snprintf(state, sizeof(state), "%s",
            e->state != NULL ? e->state : e->lost ? PGSQL_STATE_CONNECTION_FAILURE : "");
-  bool aborted = !e->lost && c != NULL && c->pg != NULL && pgsqldrv_transaction_failed(c);
+  bool aborted = !e->lost && c != NULL && c->pg != NULL && transaction_failed(c);
 
   driver_error_class cls = pgsqldrv_classify(&pgsqldrv_config, state, e->lost, aborted);
   if (cls == DRIVER_ERROR_FATAL) {
@@ -62,14 +74,4 @@ driver_error_class pgsqldrv_fail_with(db_conn *con, const pgsqldrv_error *e,
   }
   db_set_error(con, cls, 0, state, message);
   return cls;
-}
-
-void pgsqldrv_rollback(db_conn *con)
-{
-  pgsqldrv_conn *c = con->ptr;
-  if (c == NULL || c->pg == NULL)
-    return;
-  pgsqldrv_wire_release(c);
-  PQclear(PQexec(c->pg, "ROLLBACK"));
-  c->wire.used_last = false;
 }

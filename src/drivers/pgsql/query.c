@@ -2,15 +2,19 @@
  * query.c: text queries (and client-side prepared statements, which db.c turns into text):
  * running them, classifying a result as 1.0.20 does (rows are a read, a command that touched
  * rows a write, anything else other), rows as strings, the further results of a
- * multi-statement query, and escaping string values for the connection's server.
+ * multi-statement query, escaping string values for the connection's server, and the
+ * ROLLBACK after an error that aborted the transaction.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <libpq-fe.h>
 
-#include "logger.h"
-#include "pgsql_driver.h"
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 
 /* 1.0.20 raised "SQL API error" for what the SQL API cannot use (an empty query, COPY):
    an error without an SQLSTATE. */
@@ -215,4 +219,14 @@ size_t pgsqldrv_escape(db_conn *con, char *dst, const char *src, size_t len)
   }
   dst[n] = '\0';
   return n;
+}
+
+void pgsqldrv_rollback(db_conn *con)
+{
+  pgsqldrv_conn *c = con->ptr;
+  if (c == NULL || c->pg == NULL)
+    return;
+  pgsqldrv_wire_release(c);
+  PQclear(PQexec(c->pg, "ROLLBACK"));
+  c->wire.used_last = false;
 }

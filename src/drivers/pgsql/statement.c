@@ -11,8 +11,14 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/placeholders.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/statement.h"
+#include "drivers/pgsql/wire.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 /* PostgreSQL's type OIDs (catalog/pg_type_d.h, which libpq-dev does not ship) */
 #define OID_INT2 21

@@ -26,8 +26,10 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 #define IN_BUFFER_START 16384
 #define OUT_BUFFER_START 1024
@@ -79,13 +81,6 @@ void pgsqldrv_wire_release(pgsqldrv_conn *c)
   w->used_last = false;
   if (w->fd >= 0 && w->blocking)
     set_blocking(w, false);
-}
-
-bool pgsqldrv_transaction_failed(pgsqldrv_conn *c)
-{
-  if (c->wire.used_last)
-    return c->wire.transaction == 'E';
-  return c->pg != NULL && PQtransactionStatus(c->pg) == PQTRANS_INERROR;
 }
 
 static int reserve(unsigned char **buf, size_t *cap, size_t need, size_t start)

@@ -1,5 +1,5 @@
 /*
- * options.c: the --pgsql-* options (1.0.20's five, with host and port taking lists, plus TLS,
+ * settings.c: the --pgsql-* options (1.0.20's five, with host and port taking lists, plus TLS,
  * the SQLSTATEs to ignore and a dry run) and their parsing into pgsqldrv_config, once, when
  * the driver starts.
  */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/pgsql/settings.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 pgsqldrv_settings pgsqldrv_config;
 
