@@ -240,32 +240,4 @@ static inline void rdb_meta_key(char *out, uint32_t table)
   rdb_put_u32(out + 1, table);
 }
 
-/* Row value: k:i64 (native order), c_len:u16, c, pad_len:u16, pad. */
-typedef struct {
-  int64_t k;
-  const char *c;
-  uint16_t c_len;
-  const char *pad;
-  uint16_t pad_len;
-} rdb_row;
-
-size_t rdb_row_encode(char *out, int64_t k, const char *c, size_t c_len, const char *pad,
-                      size_t pad_len);
-bool rdb_row_decode(const char *v, size_t len, rdb_row *row);
-
-/* Table metadata (flags are db_kv.h's KV_TABLE_*). */
-typedef struct {
-  uint32_t flags;
-  uint64_t rows_loaded;
-  uint64_t checksum;         /* sum of rdb_row_hash over the rows loaded */
-} rdb_table_meta;
-
-uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vlen);
-
-/* false if the table does not exist (error set on the session when `report`). */
-bool rdb_table_meta_get(rdb_session *s, uint32_t table, rdb_table_meta *meta);
-
-/* Next id for an auto-increment insert into `table` (id 0 in the INSERT). */
-int64_t rdb_next_auto_id(rdb_session *s, uint32_t table);
-
 #endif

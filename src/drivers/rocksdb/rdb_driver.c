@@ -16,6 +16,8 @@
 #include "rdb.h"
 #include "rdb_kv.h"
 #include "rdb_load.h"
+#include "rdb_bulk.h"
+#include "rdb_meta.h"
 #include "rdb_sbtest.h"
 
 static bool loaded_tables;

@@ -23,6 +23,8 @@
 #include "meminfo.h"
 #include "rdb.h"
 #include "rdb_load.h"
+#include "rdb_meta.h"
+#include "rdb_row.h"
 #include "sbtest_rows.h"
 
 /* Rows per in-memory sort of secondary index entries (16 B/row): bounds that memory. */
@@ -76,40 +78,6 @@ static bool table_has_keys(rdb_session *s, uint32_t table)
   bool any = rocksdb_iter_valid(it);
   rocksdb_iter_destroy(it);
   return any;
-}
-
-/* What a table's metadata key holds while the table is loaded: shorter than the record of a
-   finished load (the only value rdb_table_meta_get takes), so until that record replaces it
-   the table is incomplete for every command, even when the load was stopped before any of
-   its files was ingested. */
-#define LOADING_MARK "loading"
-
-static bool meta_key_present(rdb_session *s, uint32_t table)
-{
-  char key[RDB_META_KEY_LEN], *err = NULL;
-  rdb_meta_key(key, table);
-  rocksdb_pinnableslice_t *v = rdb_get(s, key, sizeof(key), false, &err);
-  if (err != NULL)
-    rocksdb_free(err);
-  if (v == NULL)
-    return false;
-  rocksdb_pinnableslice_destroy(v);
-  return true;
-}
-
-/* Marks the table incomplete before any of its rows goes in (every slice does: the mark
-   is the same, and the record of the finished load comes after the last slice). */
-static int mark_loading(rdb_session *s, uint32_t table)
-{
-  char key[RDB_META_KEY_LEN], *err = NULL;
-  rdb_meta_key(key, table);
-  rocksdb_put(rdb.db, s->write, key, sizeof(key), LOADING_MARK, sizeof(LOADING_MARK) - 1,
-              &err);
-  if (err != NULL) {
-    rdb_fail(s, err, "table metadata");
-    return -1;
-  }
-  return 0;
 }
 
 /* The first thread to reach a table checks it is new; the others wait for that answer. */
@@ -320,31 +288,6 @@ static void stream_abandon(sst_stream *st)
   }
 }
 
-/* A 64-bit hash of a row, 8 bytes per step (multiply-xorshift); only for comparing a load
-   with what is read back, so speed matters more than quality beyond "any change shows". */
-static inline uint64_t hash_step(uint64_t h, uint64_t word)
-{
-  h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
-  return h ^ (h >> 29);
-}
-
-static uint64_t hash_bytes(uint64_t h, const char *p, size_t n)
-{
-  uint64_t word;
-  for (; n >= 8; p += 8, n -= 8) {
-    memcpy(&word, p, 8);
-    h = hash_step(h, word);
-  }
-  word = 0;
-  memcpy(&word, p, n);
-  return hash_step(h, word ^ ((uint64_t) n << 56));
-}
-
-uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vlen)
-{
-  return hash_bytes(hash_bytes(0x243F6A8885A308D3ULL, key, klen), value, vlen);
-}
-
 /* Load ids [first, last] of `table` in chunks; *checksum gets the sum of row hashes.
    KV_LOAD_STOPPED when the command is stopping (the unfinished files are dropped). */
 static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t first, int64_t last,
@@ -421,21 +364,6 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   return rc;
 }
 
-static int write_meta(rdb_session *s, const db_kv_table_spec *spec, uint64_t checksum)
-{
-  char key[RDB_META_KEY_LEN], value[20], *err = NULL;
-  rdb_meta_key(key, spec->table);
-  memcpy(value, &spec->flags, 4);
-  memcpy(value + 4, &spec->rows, 8);
-  memcpy(value + 12, &checksum, 8);
-  rocksdb_put(rdb.db, s->write, key, sizeof(key), value, sizeof(value), &err);
-  if (err != NULL) {
-    rdb_fail(s, err, "table metadata");
-    return -1;
-  }
-  return 0;
-}
-
 int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
 {
   if (spec->slices == 0 || spec->slice >= spec->slices) {
@@ -443,7 +371,7 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
                  spec->slices);
     return -1;
   }
-  if (!claim_table(s, spec->table) || mark_loading(s, spec->table) != 0)
+  if (!claim_table(s, spec->table) || rdb_table_meta_mark_loading(s, spec->table) != 0)
     return -1;
 
   int64_t rows = (int64_t) spec->rows;
@@ -479,14 +407,14 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
   }
   pthread_mutex_unlock(&load_mutex);
   if (last_slice && rc == 0)
-    rc = write_meta(s, spec, checksum);
+    rc = rdb_table_meta_put(s, spec->table, spec->flags, spec->rows, checksum);
   return rc;
 }
 
 int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
 {
   uint64_t checksum = 0;
-  if (mark_loading(s, spec->table) != 0)
+  if (rdb_table_meta_mark_loading(s, spec->table) != 0)
     return -1;
   if (!sb_load_test_pause())
     return KV_LOAD_STOPPED;
@@ -514,8 +442,7 @@ int rdb_sbtest_finish(rdb_session *s, uint32_t table, uint64_t rows, uint32_t fl
     *t = (table_state) { .table = table };
   tables_loaded++;
   pthread_mutex_unlock(&load_mutex);
-  db_kv_table_spec spec = { .table = table, .rows = rows, .flags = flags };
-  return write_meta(s, &spec, checksum);
+  return rdb_table_meta_put(s, table, flags, rows, checksum);
 }
 
 int rdb_sbtest_state(rdb_session *s, uint32_t table)
@@ -524,7 +451,7 @@ int rdb_sbtest_state(rdb_session *s, uint32_t table)
   if (rdb_table_meta_get(s, table, &meta))
     return KV_TABLE_COMPLETE;
   /* keys without the record: a load stopped before this version marked tables */
-  return meta_key_present(s, table) || table_has_keys(s, table) ? KV_TABLE_INCOMPLETE
+  return rdb_table_meta_present(s, table) || table_has_keys(s, table) ? KV_TABLE_INCOMPLETE
                                                              : KV_TABLE_ABSENT;
 }
 
