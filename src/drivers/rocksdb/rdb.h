@@ -40,10 +40,21 @@ typedef struct {
   rdb_txn_mode txn;
   bool stats;
   bool info_log;              /* --rocksdb-log: RocksDB writes its LOG file */
+  /* The options above that apply: all of them, or with --rocksdb-options-file only those
+     given on the command line (the file says the rest). */
+  struct {
+    bool compression;
+    bool write_buffer_size;
+    bool table;               /* the block cache, block size and bloom filter */
+  } apply;
+  bool prepare;               /* the command: prepare creates the database, loads plainly */
+  bool cleanup;               /* ... cleanup drops tables plainly */
 } rdb_config;
 
 extern rdb_config rdb_cfg;
 extern const option_decl rdb_args[];
+/* Read the --rocksdb-* options and the command into rdb_cfg (once, at the driver's start);
+   -1 after a FATAL line. */
 int rdb_config_load(void);
 
 /* ---- the database of the process ---- */
@@ -64,7 +75,7 @@ typedef struct {
 
 extern rdb_store rdb;
 
-int rdb_store_open(const char *command);
+int rdb_store_open(void);
 void rdb_store_close(void);
 /* Integer property of the database (rocksdb_property_int); false if unknown. */
 bool rdb_property_int(const char *name, uint64_t *value);

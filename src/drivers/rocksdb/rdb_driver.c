@@ -4,6 +4,7 @@
  * understands (BEGIN, COMMIT, ROLLBACK), key-value statements, result rows, and the report
  * it adds after a run (--rocksdb-stats).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "args.h"
 #include "logger.h"
 #include "rdb.h"
 #include "rdb_kv.h"
@@ -20,12 +20,9 @@
 #include "rdb_meta.h"
 #include "rdb_sbtest.h"
 
-static bool loaded_tables;
-static bool dropped_tables;
-
 static int rdb_init(void)
 {
-  return rdb_store_open(args_current_command());
+  return rdb_config_load() == 0 && rdb_store_open() == 0 ? 0 : -1;
 }
 
 static int rdb_connect(db_conn *con)
@@ -114,19 +111,19 @@ static driver_error_class rdb_execute(db_stmt *stmt, db_result *rs)
 static int rdb_fetch_row(db_result *rs, db_row_t *row)
 {
   rdb_session *s = rs->connection->ptr;
-  static __thread db_value_t fields[16];
 
-  if (s->result_next >= s->result_rows || s->result_fields > 16)
+  if (s->result_next >= s->result_rows)
     return 1;
+  /* db.c gave room for the result's fields: the values go there */
+  assert(rs->nfields == s->result_fields && row->values != NULL);
   const db_value_t *v = &s->values[(size_t) s->result_next * s->result_fields];
   for (uint32_t i = 0; i < s->result_fields; i++) {
     uintptr_t at = (uintptr_t) v[i].ptr;
-    fields[i].ptr = at == 0 ? NULL : s->arena + (at - 1);
-    fields[i].len = v[i].len;
+    row->values[i].ptr = at == 0 ? NULL : s->arena + (at - 1);
+    row->values[i].len = v[i].len;
   }
   s->result_next++;
   row->ptr = NULL;
-  row->values = fields;
   return 0;
 }
 
@@ -189,9 +186,8 @@ static void rdb_report(const sb_stat_t *stat)
 
 static int rdb_done(void)
 {
-  if (loaded_tables)
-    rdb_load_finish();
-  bool remove_dir = dropped_tables && rdb.db != NULL && rdb.mode == RDB_TXN_NONE &&
+  rdb_load_finish();
+  bool remove_dir = rdb_tables_dropped() && rdb.db != NULL && rdb.mode == RDB_TXN_NONE &&
                     rdb_database_empty();
   rdb_store_close();
   if (remove_dir)
@@ -249,13 +245,11 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
 
 static int rdb_create_table(db_conn *con, const db_kv_table_spec *spec)
 {
-  loaded_tables = true;
   return rdb_sbtest_create(con->ptr, spec);
 }
 
 static int rdb_load_range_op(db_conn *con, const db_kv_table_spec *spec)
 {
-  loaded_tables = true;
   return rdb_sbtest_load_range(con->ptr, spec);
 }
 
@@ -278,7 +272,6 @@ static int rdb_table_sizes_op(db_conn *con, uint32_t table, int64_t *data, int64
 
 static int rdb_drop_table(db_conn *con, uint32_t table)
 {
-  dropped_tables = true;
   return rdb_sbtest_drop(con->ptr, table);
 }
 

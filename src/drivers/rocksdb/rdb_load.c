@@ -46,8 +46,10 @@ static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static table_state tables[MAX_TABLES];
 static size_t table_count;
 
-/* For the page cache warm-up after the load. */
+/* For the page cache warm-up after the load, and the directory's removal after cleanup
+   (all under load_mutex: every loading or dropping thread counts). */
 static uint32_t tables_loaded;
+static uint32_t tables_dropped;
 /* Loads through sysbench.kv.create_table() (scripts of their own; the bundled workloads
    report through load_report.c): what the summary at exit says. */
 static uint32_t direct_tables;
@@ -498,9 +500,20 @@ int rdb_sbtest_drop(rdb_session *s, uint32_t table)
     rdb_fail(s, err, "drop table");
     return -1;
   }
+  pthread_mutex_lock(&load_mutex);
+  tables_dropped++;
+  pthread_mutex_unlock(&load_mutex);
   /* Give the space back now rather than at some later compaction. */
   rocksdb_compact_range(rdb.db, start, sizeof(start), end, sizeof(end));
   return 0;
+}
+
+bool rdb_tables_dropped(void)
+{
+  pthread_mutex_lock(&load_mutex);
+  bool dropped = tables_dropped > 0;
+  pthread_mutex_unlock(&load_mutex);
+  return dropped;
 }
 
 bool rdb_database_empty(void)
