@@ -207,6 +207,7 @@ void db_set_connect_error(db_conn *con, const char *fmt, ...)
 void db_set_error(db_conn *con, driver_error_class cls, int sql_errno, const char *sql_state,
                   const char *message)
 {
+  assert(cls != DRIVER_ERROR_NONE);
   con->error_class = cls;
   con->error = db_error_outcome(cls);
   con->sql_errno = sql_errno;
@@ -503,6 +504,8 @@ static void settle(db_conn *con, driver_error_class cls, bool count)
   worker_stats *w = stats_of((unsigned) con->thread_id);
   bool counted_as_error = true;
 
+  /* what the script will see is what this class means */
+  assert(cls == DRIVER_ERROR_NONE || con->error == db_error_outcome(cls));
   con->error_class = DRIVER_ERROR_NONE;
   switch (cls) {
     case DRIVER_ERROR_NONE:
@@ -584,6 +587,7 @@ static bool connection_usable(db_conn *con)
     db_set_api_error(con);
     return false;
   }
+  assert(con->state == DB_CONN_READY);
   return true;
 }
 
@@ -662,6 +666,7 @@ db_row_t *db_fetch_row(db_result *rs)
     con->values_capacity = rs->nfields;
   }
   rs->row.values = con->values;
+  assert(rs->nfields <= con->values_capacity);
   if (ops->fetch_row(rs, &rs->row) != 0)
     return NULL;
   rs->rows_fetched++;
@@ -724,6 +729,7 @@ db_stmt *db_prepare(db_conn *con, const char *query, size_t len)
   int rc = 1;
   if (!db_ps_disabled() && ops->prepare != NULL)
     rc = ops->prepare(stmt, query, len);
+  assert(rc >= -1 && rc <= 1);
   if (rc < 0) {
     free(stmt->query);
     free(stmt);
@@ -838,6 +844,7 @@ int db_close(db_stmt *stmt)
   if (stmt == NULL)
     return 0;
   db_conn *con = stmt->connection;
+  assert(con != NULL && (stmt->prev != NULL || con->statements == stmt));
   if (con->state == DB_CONN_RESULT_SET && con->rs.statement == stmt)
     free_results_internal(con);
   if (stmt->prev != NULL)

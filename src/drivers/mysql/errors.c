@@ -4,6 +4,7 @@
  * FATAL line for an error that stops the run. What happens next (a retry, a reconnect) is
  * the database layer's.
  */
+#include <assert.h>
 #include <errmsg.h>
 
 #include "drivers/mysql/classify.h"
@@ -38,6 +39,7 @@ driver_error_class mysqldrv_fail_as(db_conn *con, driver_error_class cls, unsign
 {
   mysqldrv_conn *c = con->ptr;
 
+  assert(cls != DRIVER_ERROR_NONE);
   if (cls == DRIVER_ERROR_RECONNECT && c != NULL) {
     /* the reconnects to come may go to another server (mysqldrv_hooks.reconnect_endpoint) */
     c->lost = true;

@@ -199,6 +199,9 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   mysqldrv_stmt *s = stmt->ptr;
   if (s == NULL)
     return 1;
+  /* db.c holds the new values already: until they are bound, the wire path (which sends
+     db.c's values) must not run this statement */
+  s->wire_ok = false;
   unsigned long expected = mysql_stmt_param_count(s->handle);
   if (expected != count) {
     log_text(LOG_FATAL, "Wrong number of parameters to mysql_stmt_bind_param");
@@ -209,7 +212,6 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   MYSQL_BIND *binds = convert_binds(params, count);
   if (binds == NULL)
     return 1;
-  s->wire_ok = wire_capable(stmt, s, params, count);
   my_bool rc = mysql_stmt_bind_param(s->handle, binds);
   MYSQLDRV_TRACE("mysql_stmt_bind_param(%p, %p) = %d", (void *) s->handle, (void *) binds,
                  (int) rc);
@@ -219,6 +221,7 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
              mysql_stmt_errno(s->handle), mysql_stmt_error(s->handle));
     return 1;
   }
+  s->wire_ok = wire_capable(stmt, s, params, count);
   return 0;
 }
 

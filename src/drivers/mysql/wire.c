@@ -17,6 +17,7 @@
  * server status of each response, so what it does next (escaping under NO_BACKSLASH_ESCAPES,
  * more_results) stays right. SYSBENCH_MYSQL_LIBRARY_IO=1 turns this path off.
  */
+#include <assert.h>
 #include <errmsg.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -507,6 +508,8 @@ int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   mysqldrv_conn *c = stmt->connection->ptr;
   mysqldrv_stmt *s = stmt->ptr;
+  /* the request carries every value the statement takes (bind_param checked the count) */
+  assert(s->wire_ok && stmt->param_count == s->handle->param_count);
   size_t request = build_request(&c->wire, stmt, (uint32_t) s->handle->stmt_id);
 
   if (request == 0)
