@@ -976,6 +976,5 @@ void db_done(void)
     if (initialized[i]->ops->done != NULL)
       initialized[i]->ops->done();
   initialized_count = 0;
-  settings.loaded = false;     /* a sweep's next run reads them again */
   pthread_mutex_unlock(&init_mutex);
 }
