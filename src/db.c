@@ -2,9 +2,11 @@
  * db.c: the database layer shared by all drivers. It creates drivers and connections for the
  * Lua API, runs queries and prepared statements through the driver, emulates prepared
  * statements on the client when the driver cannot or --db-ps-mode=disable says so, batches
- * bulk inserts, re-prepares statements after a reconnect, and counts every finished query as
- * a read, write or other (1.0's rule: a result set is a read, affected rows a write).
+ * bulk inserts, acts on the class of a driver's error (rolls back, reconnects, counts),
+ * re-prepares statements after a reconnect, and counts every finished query as a read, write
+ * or other (1.0's rule: a result set is a read, affected rows a write).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "db_emulate.h"
@@ -40,18 +43,32 @@ bool db_used(void)
   return __atomic_load_n(&driver_created, __ATOMIC_ACQUIRE);
 }
 
-/* --db-debug, read once when the first driver is created (queries test it). */
-static bool debug_queries;
+/* The general database options, read once, by the first driver creation (under
+   init_mutex, which every worker takes before its first query: so they are set before any
+   worker reads them, and never written again while workers run). */
+static struct {
+  bool loaded;
+  bool debug;            /* --db-debug: DEBUG lines at --verbosity=5, as 1.0.20's */
+  bool ps_disabled;      /* --db-ps-mode=disable */
+} settings;
+
+static void load_settings(void)
+{
+  const char *mode = opt_string("db-ps-mode");
+  settings.debug = opt_bool("db-debug");
+  settings.ps_disabled = mode != NULL && strcmp(mode, "disable") == 0;
+  settings.loaded = true;
+}
 
 bool db_debug_enabled(void)
 {
-  return debug_queries;
+  return settings.debug;
 }
 
 bool db_ps_disabled(void)
 {
-  const char *mode = opt_string("db-ps-mode");
-  return mode != NULL && strcmp(mode, "disable") == 0;
+  assert(settings.loaded);
+  return settings.ps_disabled;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -74,6 +91,8 @@ static int init_driver_once(const db_driver_def *def)
   int capacity = (int) (sizeof(initialized) / sizeof(initialized[0]));
 
   pthread_mutex_lock(&init_mutex);
+  if (!settings.loaded)
+    load_settings();
   if (listed(failed_drivers, failed_count, def)) {
     rc = 1;
   } else if (!listed(initialized, initialized_count, def)) {
@@ -82,6 +101,8 @@ static int init_driver_once(const db_driver_def *def)
       initialized[initialized_count++] = def;
     else if (rc != 0 && failed_count < capacity)
       failed_drivers[failed_count++] = def;
+    if (rc == 0)
+      __atomic_store_n(&driver_created, true, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&init_mutex);
   return rc;
@@ -112,13 +133,8 @@ db_driver *db_create(const char *name)
     }
     return NULL;
   }
-  /* DEBUG lines, shown at --verbosity=5 as 1.0.20's are */
-  if (opt_bool("db-debug"))
-    debug_queries = true;
   if (init_driver_once(def) != 0)
     return NULL;
-
-  __atomic_store_n(&driver_created, true, __ATOMIC_RELEASE);
   return (db_driver *) &def->instance;
 }
 
@@ -150,13 +166,18 @@ const char *db_statement_text(db_stmt *stmt)
 /* Connections                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-static __thread char connect_error[768];
-/* The driver printed why the connection failed itself (1.0.20's pgsql driver does). */
-static __thread bool connect_error_printed;
-
-const char *db_connect_error(void)
+/* The reasons a connection failed are kept in the connection itself: every worker makes
+   its own connections, and one's failure says nothing about another's. */
+const char *db_connect_error(db_conn *con)
 {
-  return connect_error;
+  return con != NULL && con->connect_error != NULL ? con->connect_error : "";
+}
+
+static void forget_connect_error(db_conn *con)
+{
+  free(con->connect_error);
+  con->connect_error = NULL;
+  con->connect_error_logged = false;
 }
 
 bool db_connect_failure_first(void)
@@ -165,24 +186,30 @@ bool db_connect_failure_first(void)
   return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-void db_connect_error_logged(void)
+void db_connect_error_logged(db_conn *con)
 {
-  connect_error[0] = '\0';
-  connect_error_printed = true;
+  free(con->connect_error);
+  con->connect_error = NULL;
+  con->connect_error_logged = true;
 }
 
-void db_set_connect_error(const char *fmt, ...)
+void db_set_connect_error(db_conn *con, const char *fmt, ...)
 {
+  char *text;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(connect_error, sizeof(connect_error), fmt, ap);
+  int n = vasprintf(&text, fmt, ap);
   va_end(ap);
+  free(con->connect_error);
+  con->connect_error = n >= 0 ? text : NULL;
 }
 
-void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
+void db_set_error(db_conn *con, driver_error_class cls, int sql_errno, const char *sql_state,
                   const char *message)
 {
-  con->error = error;
+  assert(cls != DRIVER_ERROR_NONE);
+  con->error_class = cls;
+  con->error = db_error_outcome(cls);
   con->sql_errno = sql_errno;
   snprintf(con->sqlstate_buf, sizeof(con->sqlstate_buf), "%s", sql_state ? sql_state : "");
   snprintf(con->errmsg_buf, sizeof(con->errmsg_buf), "%s", message ? message : "");
@@ -205,14 +232,29 @@ void db_api_alert(const char *what)
 
 void db_set_api_error(db_conn *con)
 {
+  con->error_class = DRIVER_ERROR_FATAL;
   con->error = DB_ERROR_FATAL;
   con->sql_errno = 0;
   con->sql_state = NULL;
   con->sql_errmsg = NULL;
 }
 
-db_conn *db_connection_create(db_driver *drv)
+/* A connection that could not be made: its reason into `why`, and it goes. */
+static db_conn *failed_connection(db_conn *con, char *why, size_t why_size)
 {
+  if (con->connect_error == NULL && !con->connect_error_logged)
+    db_set_connect_error(con, "the %s driver could not connect", con->driver->sname);
+  if (why_size > 0)
+    snprintf(why, why_size, "%s", db_connect_error(con));
+  free(con->connect_error);
+  free(con);
+  return NULL;
+}
+
+db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size)
+{
+  if (why_size > 0)
+    why[0] = '\0';
   if (drv == NULL)
     return NULL;
   db_conn *con = calloc(1, sizeof(*con));
@@ -220,20 +262,19 @@ db_conn *db_connection_create(db_driver *drv)
     return NULL;
   con->driver = drv;
   con->thread_id = sb_tls_thread_id;
-  connect_error[0] = '\0';
-  connect_error_printed = false;
   if (drv->def->ops->thread_init != NULL && drv->def->ops->thread_init(con->thread_id) != 0) {
     free(con);
     return NULL;
   }
-  if (drv->def->ops->connect(con) != 0) {
-    if (connect_error[0] == '\0' && !connect_error_printed)
-      db_set_connect_error("the %s driver could not connect", drv->sname);
-    free(con);
-    return NULL;
-  }
+  if (drv->def->ops->connect(con) != 0)
+    return failed_connection(con, why, why_size);
   con->state = DB_CONN_READY;
   return con;
+}
+
+db_conn *db_connection_create(db_driver *drv)
+{
+  return db_connection_open(drv, NULL, 0);
 }
 
 static int free_results_internal(db_conn *con)
@@ -273,7 +314,7 @@ int db_connection_reconnect(db_conn *con)
   int rc;
 
   free_results_internal(con);
-  connect_error[0] = '\0';
+  forget_connect_error(con);
   if (ops->reconnect != NULL) {
     rc = ops->reconnect(con);
   } else {
@@ -300,6 +341,7 @@ void db_connection_free(db_conn *con)
   while (con->statements != NULL)
     db_close(con->statements);
   close_connection(con);
+  free(con->connect_error);
   free(con->bulk_buffer);
   free(con->values);
   free(con);
@@ -317,7 +359,9 @@ static bool word_is(const char *p, const char *end, const char *word)
   return p + n == end || !isalnum((unsigned char) p[n]);
 }
 
-unsigned db_statement_kind(const char *query, size_t len)
+/* The kind of an SQL statement by its first word: SELECT, INSERT (and REPLACE), UPDATE,
+   DELETE, BEGIN (and START TRANSACTION), COMMIT, or anything else (SB_CNT_STMT_OTHER). */
+static sb_counter_type statement_kind(const char *query, size_t len)
 {
   static const struct { const char *word; sb_counter_type kind; } words[] = {
     {"select", SB_CNT_STMT_SELECT}, {"insert", SB_CNT_STMT_INSERT},
@@ -345,8 +389,8 @@ unsigned db_statement_kind(const char *query, size_t len)
   }
   for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
     if (word_is(p, end, words[i].word))
-      return (unsigned) (words[i].kind - SB_CNT_STMT_SELECT);
-  return SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT;
+      return words[i].kind;
+  return SB_CNT_STMT_OTHER;
 }
 
 static pthread_mutex_t server_version_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -381,23 +425,18 @@ static uint64_t error_code_of(const db_conn *con)
   return stats_error_code_pack(text);
 }
 
-/* Per statement: its read/write/other class and its kind (and rows), in the worker's own
-   counters (stats.h: only the owner writes them). */
-static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
+/* Per statement that succeeded: its read/write/other class and its kind (and rows), in the
+   worker's own counters (stats.h: only the owner writes them). */
+static void count_result(db_conn *con, const db_result *rs)
 {
   worker_stats *w = stats_of((unsigned) con->thread_id);
 
-  if (rc == DB_ERROR_NONE) {
-    stats_count(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
-                1);
-    stats_count(w, (sb_counter_type) (SB_CNT_STMT_SELECT + con->statement_kind), 1);
-    if (rs->stat_type == DB_STAT_READ)
-      stats_count(w, SB_CNT_ROWS, rs->nrows);
-  } else if (rc == DB_ERROR_IGNORABLE && !con->reconnected) {
-    /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
-    stats_count(w, SB_CNT_ERROR, 1);
-    stats_record_error_code(w, error_code_of(con));
-  }
+  /* drivers answer read, write or other (the test that replaced a clamp to "other") */
+  assert(rs->stat_type <= SB_CNT_WRITE);
+  stats_count(w, rs->stat_type, 1);
+  stats_count(w, con->statement_kind, 1);
+  if (rs->stat_type == SB_CNT_READ)
+    stats_count(w, SB_CNT_ROWS, rs->nrows);
 }
 
 void db_count_ignored_error(db_conn *con)
@@ -408,28 +447,118 @@ void db_count_ignored_error(db_conn *con)
   }
 }
 
-void db_count_reconnect(db_conn *con)
+/* ------------------------------------------------------------------------------------------ */
+/* After an error                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One reconnect: the driver's, or a new connection. */
+static int reconnect_once(db_conn *con)
 {
-  sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
-  con->generation++;
-  con->reconnected = true;
+  const db_driver_ops *ops = con->driver->def->ops;
+  if (ops->reconnect != NULL)
+    return ops->reconnect(con);
+  ops->disconnect(con);
+  return ops->connect(con);
+}
+
+/* After the connection was lost: reconnect until it works, backing off from 1 ms to 100 ms
+   between attempts; give up only when the run is ending. Statements prepared before are
+   prepared again on their next execution (the generation). */
+static bool reconnect_after_loss(db_conn *con)
+{
+  useconds_t pause = 1000;
+
+  for (;;) {
+    if (reconnect_once(con) == 0) {
+      con->generation++;
+      return true;
+    }
+    if (runner_failed() || runner_stopping())
+      return false;
+    usleep(pause);
+    if (pause < 100000)
+      pause *= 2;
+  }
+}
+
+/* "Ignoring error 1213 Deadlock found ..." at --verbosity=5: the server's error number, else
+   its SQLSTATE. */
+static void log_ignored(const db_conn *con, const char *then)
+{
+  char code[16];
+  if (con->sql_errno != 0)
+    snprintf(code, sizeof(code), "%d", con->sql_errno);
+  else
+    snprintf(code, sizeof(code), "%s", con->sql_state != NULL ? con->sql_state : "");
+  log_text(LOG_DEBUG, "Ignoring error %s %s%s", code,
+           con->sql_errmsg != NULL ? con->sql_errmsg : "", then);
+}
+
+/* Act on the class of an error the driver reported for `con`: roll back, reconnect, and
+   count an ignored error (when `count`: 1.0 did not count failed prepares) or a reconnect
+   (1.0 counts a reconnect as one, not as an error). The script then sees the connection's
+   error (db_error_outcome of the class): the event is retried, or the run stops. */
+static void settle(db_conn *con, driver_error_class cls, bool count)
+{
+  const db_driver_ops *ops = con->driver->def->ops;
+  worker_stats *w = stats_of((unsigned) con->thread_id);
+  bool counted_as_error = true;
+
+  /* what the script will see is what this class means */
+  assert(cls == DRIVER_ERROR_NONE || con->error == db_error_outcome(cls));
+  con->error_class = DRIVER_ERROR_NONE;
+  switch (cls) {
+    case DRIVER_ERROR_NONE:
+    case DRIVER_ERROR_FATAL:
+      return;
+    case DRIVER_ERROR_IGNORE:
+      log_ignored(con, "");
+      break;
+    case DRIVER_ERROR_RESTART_TRANSACTION:
+      log_ignored(con, "");
+      if (ops->rollback != NULL)
+        ops->rollback(con);
+      break;
+    case DRIVER_ERROR_RECONNECT:
+      log_ignored(con, ", reconnecting");
+      /* Given up because the run is ending: the error stays ignorable and is counted as
+         one; the event ends uncounted instead of being run again (sysbench.lua). */
+      if (reconnect_after_loss(con)) {
+        stats_count(w, SB_CNT_RECONNECT, 1);
+        log_text(LOG_DEBUG, "Reconnected");
+        counted_as_error = false;
+      }
+      break;
+  }
+  if (count && counted_as_error) {
+    stats_count(w, SB_CNT_ERROR, 1);
+    stats_record_error_code(w, error_code_of(con));
+  }
+}
+
+void db_statement_failed(db_conn *con)
+{
+  settle(con, con->error_class, false);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Queries                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Common tail of query and execute: count, keep or drop the result set. */
-static db_result *finish(db_conn *con, db_error_t rc)
+/* Common tail of query and execute: count, keep or drop the result set, or act on the
+   error. */
+static db_result *finish(db_conn *con, driver_error_class rc)
 {
   db_result *rs = &con->rs;
 
-  con->error = rc;
-  count_result(con, rc, rs);
-  if (rc != DB_ERROR_NONE)
+  if (rc != DRIVER_ERROR_NONE) {
+    con->error = db_error_outcome(rc);
+    settle(con, rc, true);
     return NULL;
+  }
+  count_result(con, rs);
   db_clear_error(con);
-  if (rs->stat_type == DB_STAT_READ) {
+  if (rs->stat_type == SB_CNT_READ) {
     con->state = DB_CONN_RESULT_SET;
     return rs;
   }
@@ -442,8 +571,7 @@ static void reset_result(db_conn *con, db_stmt *stmt)
   memset(rs, 0, sizeof(*rs));
   rs->connection = con;
   rs->statement = stmt;
-  con->reconnected = false;
-  con->statement_kind = stmt != NULL ? stmt->kind : SB_CNT_STMT_OTHER - SB_CNT_STMT_SELECT;
+  con->statement_kind = stmt != NULL ? stmt->kind : SB_CNT_STMT_OTHER;
 }
 
 static bool connection_usable(db_conn *con)
@@ -459,6 +587,7 @@ static bool connection_usable(db_conn *con)
     db_set_api_error(con);
     return false;
   }
+  assert(con->state == DB_CONN_READY);
   return true;
 }
 
@@ -470,7 +599,7 @@ bool db_statement_start(db_conn *con)
   return true;
 }
 
-db_result *db_statement_finish(db_conn *con, db_error_t rc)
+db_result *db_statement_finish(db_conn *con, driver_error_class rc)
 {
   return finish(con, rc);
 }
@@ -480,7 +609,7 @@ db_result *db_query(db_conn *con, const char *query, size_t len)
   if (!connection_usable(con))
     return NULL;
   reset_result(con, NULL);
-  con->statement_kind = db_statement_kind(query, len);
+  con->statement_kind = statement_kind(query, len);
   if (db_debug_enabled())
     log_text(LOG_DEBUG, "query: %.*s", (int) len, query);
   return finish(con, con->driver->def->ops->query(con, query, len, &con->rs));
@@ -506,15 +635,15 @@ int db_stream_in(db_conn *con, const char *statement, size_t len, db_stream_fill
   reset_result(con, NULL);
   const db_driver_ops *ops = con->driver->def->ops;
   if (ops->stream_in == NULL) {
-    db_set_error(con, DB_ERROR_FATAL, DB_STREAM_UNSUPPORTED, "HY000",
+    db_set_error(con, DRIVER_ERROR_FATAL, DB_STREAM_UNSUPPORTED, "HY000",
                  "the driver cannot stream data to the server");
     return -1;
   }
   if (db_debug_enabled())
     log_text(LOG_DEBUG, "stream: %.*s", (int) len, statement);
-  db_error_t rc = ops->stream_in(con, statement, len, fill, arg, &con->rs);
+  driver_error_class rc = ops->stream_in(con, statement, len, fill, arg, &con->rs);
   finish(con, rc);
-  return rc == DB_ERROR_NONE ? 0 : -1;
+  return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
 db_row_t *db_fetch_row(db_result *rs)
@@ -537,6 +666,7 @@ db_row_t *db_fetch_row(db_result *rs)
     con->values_capacity = rs->nfields;
   }
   rs->row.values = con->values;
+  assert(rs->nfields <= con->values_capacity);
   if (ops->fetch_row(rs, &rs->row) != 0)
     return NULL;
   rs->rows_fetched++;
@@ -593,15 +723,17 @@ db_stmt *db_prepare(db_conn *con, const char *query, size_t len)
   stmt->query[len] = '\0';
   stmt->query_len = len;
   stmt->generation = con->generation;
-  stmt->kind = db_statement_kind(query, len);
+  stmt->kind = statement_kind(query, len);
 
   const db_driver_ops *ops = con->driver->def->ops;
   int rc = 1;
   if (!db_ps_disabled() && ops->prepare != NULL)
     rc = ops->prepare(stmt, query, len);
+  assert(rc >= -1 && rc <= 1);
   if (rc < 0) {
     free(stmt->query);
     free(stmt);
+    db_statement_failed(con);
     return NULL;
   }
   /* 1: no server-side statement (disabled, or the driver cannot prepare this one) */
@@ -699,7 +831,7 @@ db_result *db_execute(db_stmt *stmt)
   if (stmt->generation != con->generation && reprepare(stmt) != 0) {
     if (con->error == DB_ERROR_NONE)
       db_set_api_error(con);
-    count_result(con, con->error, &con->rs);
+    settle(con, con->error_class, true);
     return NULL;
   }
   if (db_debug_enabled())
@@ -712,6 +844,7 @@ int db_close(db_stmt *stmt)
   if (stmt == NULL)
     return 0;
   db_conn *con = stmt->connection;
+  assert(con != NULL && (stmt->prev != NULL || con->statements == stmt));
   if (con->state == DB_CONN_RESULT_SET && con->rs.statement == stmt)
     free_results_internal(con);
   if (stmt->prev != NULL)

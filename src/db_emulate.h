@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "db.h"
+#include "db_types.h"
 
 /* The query text for the statement's current parameter values (in a buffer the statement
    owns and reuses), or NULL if a value cannot be represented or memory ran out. */

@@ -17,31 +17,38 @@ static const db_kv_ops *kv_of(db_conn *con)
     return NULL;
   const db_kv_ops *kv = con->driver->def->kv;
   if (kv == NULL) {
-    db_set_error(con, DB_ERROR_FATAL, 0, "HY000",
+    db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY000",
                  "the key-value API needs a key-value driver such as --db-driver=rocksdb");
     return NULL;
   }
   return kv;
 }
 
-/* Statement kinds (stats.h's order) of the key-value forms, so their queries are reported
-   by kind as the SQL statements they stand for. */
-enum { KIND_SELECT, KIND_INSERT, KIND_UPDATE, KIND_DELETE, KIND_BEGIN, KIND_COMMIT, KIND_OTHER };
-
-static unsigned kind_of_workload_statement(const char *name)
+/* The statement kind of a key-value form, so that its queries are reported by kind as the
+   SQL statements they stand for. */
+static sb_counter_type kind_of_workload_statement(const char *name)
 {
   size_t n = strlen(name);
   if (strcmp(name, "deletes") == 0)
-    return KIND_DELETE;
+    return SB_CNT_STMT_DELETE;
   if (strcmp(name, "inserts") == 0 || strcmp(name, "bulk_inserts") == 0)
-    return KIND_INSERT;
+    return SB_CNT_STMT_INSERT;
   if (n > 8 && strcmp(name + n - 8, "_updates") == 0)
-    return KIND_UPDATE;
-  return KIND_SELECT;                  /* point_selects, *_ranges, random_points */
+    return SB_CNT_STMT_UPDATE;
+  return SB_CNT_STMT_SELECT;           /* point_selects, *_ranges, random_points */
+}
+
+/* The answer of a call that is not counted as a statement; when it failed, the database
+   layer acts on the driver's error (a RocksDB conflict rolls the transaction back). */
+static int uncounted(db_conn *con, int rc)
+{
+  if (rc < 0)
+    db_statement_failed(con);
+  return rc;
 }
 
 /* db_statement_start() for a statement of `kind`. */
-static bool start_as(db_conn *con, unsigned kind)
+static bool start_as(db_conn *con, sb_counter_type kind)
 {
   if (!db_statement_start(con))
     return false;
@@ -70,6 +77,7 @@ db_stmt *db_prepare_kv(db_conn *con, const char *kind, uint32_t table, uint32_t 
   if (kv->prepare(stmt, kind, table, limit) != 0) {
     free(stmt->query);
     free(stmt);
+    db_statement_failed(con);
     return NULL;
   }
   db_statement_attach(con, stmt);
@@ -89,7 +97,7 @@ int db_kv_create_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
   if (kv == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->create_table(con, &spec);
+  return uncounted(con, kv->create_table(con, &spec));
 }
 
 int db_kv_drop_table(db_conn *con, uint32_t table)
@@ -98,7 +106,7 @@ int db_kv_drop_table(db_conn *con, uint32_t table)
   if (kv == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->drop_table(con, table);
+  return uncounted(con, kv->drop_table(con, table));
 }
 
 int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k)
@@ -110,11 +118,11 @@ int db_kv_bulk_add(db_conn *con, uint32_t table, int64_t id, int64_t k)
 int db_kv_bulk_flush(db_conn *con)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_INSERT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_INSERT))
     return -1;
-  db_error_t rc = kv->bulk_flush(con, &con->rs);
+  driver_error_class rc = kv->bulk_flush(con, &con->rs);
   db_statement_finish(con, rc);
-  return rc == DB_ERROR_NONE ? 0 : -1;
+  return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
 int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len)
@@ -123,7 +131,7 @@ int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_
   if (kv == NULL || kv->check_table == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->check_table(con, table, report, report_len);
+  return uncounted(con, kv->check_table(con, table, report, report_len));
 }
 
 int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
@@ -139,7 +147,7 @@ int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags
   if (kv == NULL || kv->load_range == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->load_range(con, &spec);
+  return uncounted(con, kv->load_range(con, &spec));
 }
 
 int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags)
@@ -148,7 +156,7 @@ int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t fla
   if (kv == NULL || kv->finish_table == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->finish_table(con, table, rows, flags);
+  return uncounted(con, kv->finish_table(con, table, rows, flags));
 }
 
 int db_kv_table_state(db_conn *con, uint32_t table)
@@ -157,7 +165,7 @@ int db_kv_table_state(db_conn *con, uint32_t table)
   if (kv == NULL || kv->table_state == NULL || !db_statement_start(con))
     return -1;
   db_clear_error(con);
-  return kv->table_state(con, table);
+  return uncounted(con, kv->table_state(con, table));
 }
 
 int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *index)
@@ -172,7 +180,7 @@ int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *inde
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_SELECT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_SELECT))
     return NULL;
   return db_statement_finish(con, kv->get(con, key, klen, for_update, &con->rs));
 }
@@ -180,7 +188,7 @@ db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update)
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_SELECT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_SELECT))
     return NULL;
   return db_statement_finish(con, kv->multi_get(con, n, keys, klens, &con->rs));
 }
@@ -189,23 +197,23 @@ db_result *db_kv_scan(db_conn *con, const char *start, size_t start_len, const c
                       size_t upper_len, uint32_t limit)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_SELECT))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_SELECT))
     return NULL;
   return db_statement_finish(con, kv->scan(con, start, start_len, upper, upper_len, limit,
                                            &con->rs));
 }
 
 /* Writes leave no result set: 0 on success, -1 with the connection's error set. */
-static int write_done(db_conn *con, db_error_t rc)
+static int write_done(db_conn *con, driver_error_class rc)
 {
   db_statement_finish(con, rc);
-  return rc == DB_ERROR_NONE ? 0 : -1;
+  return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
 int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_UPDATE))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_UPDATE))
     return -1;
   return write_done(con, kv->put(con, key, klen, value, vlen, &con->rs));
 }
@@ -213,7 +221,7 @@ int db_kv_put(db_conn *con, const char *key, size_t klen, const char *value, siz
 int db_kv_delete(db_conn *con, const char *key, size_t klen)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_DELETE))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_DELETE))
     return -1;
   return write_done(con, kv->del(con, key, klen, &con->rs));
 }
@@ -233,7 +241,7 @@ int db_kv_batch_delete(db_conn *con, const char *key, size_t klen)
 int db_kv_batch_write(db_conn *con)
 {
   const db_kv_ops *kv = kv_of(con);
-  if (kv == NULL || !start_as(con, KIND_OTHER))
+  if (kv == NULL || !start_as(con, SB_CNT_STMT_OTHER))
     return -1;
   return write_done(con, kv->batch_write(con, &con->rs));
 }

@@ -59,20 +59,21 @@ struct db_kv_ops {
   /* Rows (id, k) of an ID_K_ONLY table gathered in memory, then written in one go: the
      key-value form of a multi-row INSERT. */
   int (*bulk_add)(db_conn *con, uint32_t table, int64_t id, int64_t k);
-  db_error_t (*bulk_flush)(db_conn *con, db_result *rs);
+  driver_error_class (*bulk_flush)(db_conn *con, db_result *rs);
   /* Generic API on the driver's user key space. Reads fill rs with rows. */
   /* for_update: lock the key (pessimistic) or check it for conflicts at commit (optimistic) */
-  db_error_t (*get)(db_conn *con, const char *key, size_t klen, int for_update, db_result *rs);
-  db_error_t (*multi_get)(db_conn *con, size_t n, const char *const *keys, const size_t *klens,
-                          db_result *rs);
-  db_error_t (*scan)(db_conn *con, const char *start, size_t start_len, const char *upper,
-                     size_t upper_len, uint32_t limit, db_result *rs);
-  db_error_t (*put)(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen,
-                    db_result *rs);
-  db_error_t (*del)(db_conn *con, const char *key, size_t klen, db_result *rs);
+  driver_error_class (*get)(db_conn *con, const char *key, size_t klen, int for_update,
+                            db_result *rs);
+  driver_error_class (*multi_get)(db_conn *con, size_t n, const char *const *keys,
+                                  const size_t *klens, db_result *rs);
+  driver_error_class (*scan)(db_conn *con, const char *start, size_t start_len, const char *upper,
+                             size_t upper_len, uint32_t limit, db_result *rs);
+  driver_error_class (*put)(db_conn *con, const char *key, size_t klen, const char *value,
+                            size_t vlen, db_result *rs);
+  driver_error_class (*del)(db_conn *con, const char *key, size_t klen, db_result *rs);
   int (*batch_put)(db_conn *con, const char *key, size_t klen, const char *value, size_t vlen);
   int (*batch_delete)(db_conn *con, const char *key, size_t klen);
-  db_error_t (*batch_write)(db_conn *con, db_result *rs);
+  driver_error_class (*batch_write)(db_conn *con, db_result *rs);
   void (*batch_clear)(db_conn *con);
 };
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "db.h"
+#include "db_types.h"
 #include "db_registry.h"
 
 #ifdef SB_DRIVER_MYSQL

@@ -227,22 +227,22 @@ int sb_sql_load_range(db_conn *con, const sql_table_spec *spec, int64_t first, i
   const char *why = NULL;
   if (!sbtest_rows_init(&rows, spec->seed, spec->table, spec->table_size, spec->c_template,
                         spec->pad_template, &why)) {
-    db_set_error(con, DB_ERROR_FATAL, 0, "HY000", why);
+    db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY000", why);
     return -1;
   }
   if (spec->method == SQL_LOAD_STREAM && spec->stream_statement == NULL) {
-    db_set_error(con, DB_ERROR_FATAL, 0, "HY000", "no statement to stream rows with");
+    db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY000", "no statement to stream rows with");
     return -1;
   }
   char *sql = NULL;
   if (spec->method == SQL_LOAD_INSERT) {
     if (spec->insert_prefix == NULL || spec->statement_bytes < 1024) {
-      db_set_error(con, DB_ERROR_FATAL, 0, "HY000", "no INSERT statement to load rows with");
+      db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY000", "no INSERT statement to load rows with");
       return -1;
     }
     sql = malloc(spec->statement_bytes + SBTEST_ROW_TEXT_MAX + 2);
     if (sql == NULL) {
-      db_set_error(con, DB_ERROR_FATAL, 0, "HY001", "out of memory for an INSERT statement");
+      db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY001", "out of memory for an INSERT statement");
       return -1;
     }
   }
@@ -404,7 +404,7 @@ int sb_sql_verify_range(db_conn *con, const sql_table_spec *spec, int64_t first,
   const char *why = NULL;
   if (!sbtest_rows_init(&rows, spec->seed, spec->table, spec->table_size, spec->c_template,
                         spec->pad_template, &why)) {
-    db_set_error(con, DB_ERROR_FATAL, 0, "HY000", why);
+    db_set_error(con, DRIVER_ERROR_FATAL, 0, "HY000", why);
     return -1;
   }
   load_verify_result part;

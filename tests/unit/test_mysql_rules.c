@@ -15,21 +15,19 @@ static void ignore(const unsigned *codes, size_t n, bool all)
   static unsigned list[16];
   if (n > 0)
     memcpy(list, codes, n * sizeof(unsigned));
-  mysqldrv_config.ignored_errors = list;
-  mysqldrv_config.ignored_count = n;
-  mysqldrv_config.ignore_all = all;
+  mysqldrv_config.ignored = (error_code_list) {.all = all, .count = n, .numbers = list};
 }
 
 /* A layered driver's hook: 9007 restarts the transaction, 8004 is fatal whatever the list
    says. */
-static mysqldrv_error_class tidb_like(unsigned sql_errno, const char *sql_state,
-                                      mysqldrv_error_class chosen)
+static driver_error_class tidb_like(unsigned sql_errno, const char *sql_state,
+                                    driver_error_class chosen)
 {
   (void) sql_state;
   if (sql_errno == 9007)
-    return MYSQL_ERROR_CLASS_IGNORABLE;
+    return DRIVER_ERROR_IGNORE;
   if (sql_errno == 8004)
-    return MYSQL_ERROR_CLASS_FATAL;
+    return DRIVER_ERROR_FATAL;
   return chosen;
 }
 
@@ -37,31 +35,31 @@ static void test_classification(void)
 {
   const unsigned defaults[] = {1213, 1020, 1205};
   ignore(defaults, 3, false);
-  ok(mysqldrv_classify_error(1213, "40001") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1213, "40001") == DRIVER_ERROR_IGNORE,
      "default list: 1213 (deadlock) is ignorable");
-  ok(mysqldrv_classify_error(1205, "HY000") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1205, "HY000") == DRIVER_ERROR_IGNORE,
      "default list: 1205 (lock wait timeout) is ignorable");
-  ok(mysqldrv_classify_error(1146, "42S02") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(1146, "42S02") == DRIVER_ERROR_FATAL,
      "default list: 1146 (no such table) is fatal");
-  ok(mysqldrv_classify_error(2013, "HY000") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(2013, "HY000") == DRIVER_ERROR_FATAL,
      "default list: a lost connection (2013) is fatal");
 
   const unsigned lost[] = {2013, 2006};
   ignore(lost, 2, false);
-  ok(mysqldrv_classify_error(2013, "HY000") == MYSQL_ERROR_CLASS_RECONNECT,
+  ok(mysqldrv_classify_error(2013, "HY000") == DRIVER_ERROR_RECONNECT,
      "2013 listed: reconnect");
-  ok(mysqldrv_classify_error(2006, "HY000") == MYSQL_ERROR_CLASS_RECONNECT,
+  ok(mysqldrv_classify_error(2006, "HY000") == DRIVER_ERROR_RECONNECT,
      "2006 listed: reconnect");
-  ok(mysqldrv_classify_error(2011, "HY000") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(2011, "HY000") == DRIVER_ERROR_FATAL,
      "2011 not listed: fatal");
-  ok(mysqldrv_classify_error(1213, "40001") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(1213, "40001") == DRIVER_ERROR_FATAL,
      "1213 not listed: fatal");
 
   ignore(NULL, 0, true);
-  ok(mysqldrv_classify_error(1146, "42S02") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1146, "42S02") == DRIVER_ERROR_IGNORE,
      "all: any server error is ignorable");
-  ok(mysqldrv_classify_error(2011, "HY000") == MYSQL_ERROR_CLASS_RECONNECT &&
-         mysqldrv_classify_error(2055, "HY000") == MYSQL_ERROR_CLASS_RECONNECT,
+  ok(mysqldrv_classify_error(2011, "HY000") == DRIVER_ERROR_RECONNECT &&
+         mysqldrv_classify_error(2055, "HY000") == DRIVER_ERROR_RECONNECT,
      "all: 2011 and 2055 reconnect");
 
   ok(mysqldrv_is_connection_loss(2006) && mysqldrv_is_connection_loss(2013) &&
@@ -71,14 +69,38 @@ static void test_classification(void)
 
   ignore(defaults, 3, false);
   mysqldrv_set_hooks(&(mysqldrv_hooks) {.classify = tidb_like});
-  ok(mysqldrv_classify_error(9007, "HY000") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(9007, "HY000") == DRIVER_ERROR_IGNORE,
      "a hook can make an unlisted error ignorable");
-  ok(mysqldrv_classify_error(1213, "40001") == MYSQL_ERROR_CLASS_IGNORABLE,
+  ok(mysqldrv_classify_error(1213, "40001") == DRIVER_ERROR_IGNORE,
      "the hook sees the list's decision and may keep it");
   ignore(NULL, 0, true);
-  ok(mysqldrv_classify_error(8004, "HY000") == MYSQL_ERROR_CLASS_FATAL,
+  ok(mysqldrv_classify_error(8004, "HY000") == DRIVER_ERROR_FATAL,
      "a hook can make an error fatal even under 'all'");
   mysqldrv_set_hooks(&(mysqldrv_hooks) {0});
+}
+
+/* --mysql-ignore-errors and the TiDB lists go through the one parser of error-code lists. */
+static void test_code_lists(void)
+{
+  error_code_list list = {0};
+  const char *const good[] = {"1213", "1020", "1205"};
+  ok(error_codes_parse(&list, ERROR_CODES_NUMBERS, true, good, 3) == NULL &&
+         error_codes_has_number(&list, 1020) && !error_codes_has_number(&list, 1146) &&
+         !list.all,
+     "1213,1020,1205 lists exactly those numbers");
+  const char *const all[] = {"1213", "ALL"};
+  ok(error_codes_parse(&list, ERROR_CODES_NUMBERS, true, all, 2) == NULL && list.all &&
+         error_codes_has_number(&list, 1146),
+     "\"all\" (in any case) lists every number");
+  const char *bad = error_codes_parse(&list, ERROR_CODES_NUMBERS, false, all, 2);
+  ok(bad != NULL && strcmp(bad, "ALL") == 0, "\"all\" is refused where a list takes none");
+  const char *const out_of_range[] = {"1213", "65536"};
+  bad = error_codes_parse(&list, ERROR_CODES_NUMBERS, true, out_of_range, 2);
+  ok(bad != NULL && strcmp(bad, "65536") == 0, "a number past 65535 is named as the bad one");
+  const char *const not_a_number[] = {"12x"};
+  bad = error_codes_parse(&list, ERROR_CODES_NUMBERS, true, not_a_number, 1);
+  ok(bad != NULL && strcmp(bad, "12x") == 0, "an item that is not a number is refused");
+  error_codes_free(&list);
 }
 
 static void test_rotation(void)
@@ -129,6 +151,7 @@ static void test_rotation(void)
 int main(void)
 {
   test_classification();
+  test_code_lists();
   test_rotation();
   return tap_done();
 }

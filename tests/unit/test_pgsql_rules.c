@@ -4,7 +4,10 @@
  * "all"), the order in which connections take hosts and ports, and how '?' placeholders
  * become $1, $2, ... around PostgreSQL's quoting.
  */
-#include "drivers/pgsql/pgsql_driver.h"
+#include "drivers/pgsql/classify.h"
+#include "drivers/pgsql/endpoints.h"
+#include "drivers/pgsql/placeholders.h"
+#include "drivers/pgsql/settings.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -14,7 +17,8 @@ pgsqldrv_settings pgsqldrv_config;
 
 static void ignore(const char *const *items, size_t n)
 {
-  const char *bad = pgsqldrv_parse_ignore_list(&pgsqldrv_config, items, n);
+  const char *bad = error_codes_parse(&pgsqldrv_config.ignored, ERROR_CODES_SQLSTATES, true,
+                                      items, n);
   if (bad != NULL)
     printf("# unexpected bad item '%s'\n", bad);
 }
@@ -24,53 +28,57 @@ static void test_classification(void)
   const char *const defaults[] = {"40P01", "23505", "40001"};
   const pgsqldrv_settings *c = &pgsqldrv_config;
   ignore(defaults, 3);
-  ok(pgsqldrv_classify(c, "40P01", false) == PGSQL_ERROR_CLASS_IGNORABLE,
+  ok(pgsqldrv_classify(c, "40P01", false, false) == DRIVER_ERROR_IGNORE,
      "default list: 40P01 (deadlock) is ignorable");
-  ok(pgsqldrv_classify(c, "23505", false) == PGSQL_ERROR_CLASS_IGNORABLE,
+  ok(pgsqldrv_classify(c, "23505", false, false) == DRIVER_ERROR_IGNORE,
      "default list: 23505 (unique violation) is ignorable");
-  ok(pgsqldrv_classify(c, "40001", false) == PGSQL_ERROR_CLASS_IGNORABLE,
+  ok(pgsqldrv_classify(c, "40001", false, false) == DRIVER_ERROR_IGNORE,
      "default list: 40001 (serialization failure) is ignorable");
-  ok(pgsqldrv_classify(c, "55P03", false) == PGSQL_ERROR_CLASS_FATAL,
+  ok(pgsqldrv_classify(c, "40P01", false, true) == DRIVER_ERROR_RESTART_TRANSACTION,
+     "default list: 40P01 inside a transaction restarts it (a ROLLBACK first)");
+  ok(pgsqldrv_classify(c, "55P03", false, false) == DRIVER_ERROR_FATAL,
      "default list: 55P03 (lock not available) is fatal");
-  ok(pgsqldrv_classify(c, "57P01", true) == PGSQL_ERROR_CLASS_FATAL,
+  ok(pgsqldrv_classify(c, "55P03", false, true) == DRIVER_ERROR_FATAL,
+     "default list: 55P03 is fatal inside a transaction too");
+  ok(pgsqldrv_classify(c, "57P01", true, false) == DRIVER_ERROR_FATAL,
      "default list: a terminated connection (57P01) is fatal");
-  ok(pgsqldrv_classify(c, PGSQL_STATE_CONNECTION_FAILURE, true) == PGSQL_ERROR_CLASS_FATAL,
+  ok(pgsqldrv_classify(c, PGSQL_STATE_CONNECTION_FAILURE, true, false) == DRIVER_ERROR_FATAL,
      "default list: a connection lost without a word (08006) is fatal");
-  ok(pgsqldrv_classify(c, "", false) == PGSQL_ERROR_CLASS_FATAL,
+  ok(pgsqldrv_classify(c, "", false, false) == DRIVER_ERROR_FATAL,
      "an error without SQLSTATE is fatal");
 
   const char *const lost[] = {"57P01", "08006"};
   ignore(lost, 2);
-  ok(pgsqldrv_classify(c, "57P01", true) == PGSQL_ERROR_CLASS_RECONNECT,
+  ok(pgsqldrv_classify(c, "57P01", true, false) == DRIVER_ERROR_RECONNECT,
      "57P01 listed, connection gone: reconnect");
-  ok(pgsqldrv_classify(c, "08006", true) == PGSQL_ERROR_CLASS_RECONNECT,
+  ok(pgsqldrv_classify(c, "08006", true, false) == DRIVER_ERROR_RECONNECT,
      "08006 listed, connection gone: reconnect");
-  ok(pgsqldrv_classify(c, "57P01", false) == PGSQL_ERROR_CLASS_IGNORABLE,
+  ok(pgsqldrv_classify(c, "57P01", false, false) == DRIVER_ERROR_IGNORE,
      "57P01 listed, connection still there: ignorable");
-  ok(pgsqldrv_classify(c, "40P01", false) == PGSQL_ERROR_CLASS_FATAL,
+  ok(pgsqldrv_classify(c, "40P01", false, false) == DRIVER_ERROR_FATAL,
      "40P01 not listed: fatal");
 
   const char *const all[] = {"all"};
   ignore(all, 1);
-  ok(pgsqldrv_classify(c, "42P01", false) == PGSQL_ERROR_CLASS_IGNORABLE,
+  ok(pgsqldrv_classify(c, "42P01", false, false) == DRIVER_ERROR_IGNORE,
      "all: any error is ignorable");
-  ok(pgsqldrv_classify(c, "57P01", true) == PGSQL_ERROR_CLASS_RECONNECT,
+  ok(pgsqldrv_classify(c, "57P01", true, false) == DRIVER_ERROR_RECONNECT,
      "all: a lost connection is reconnected");
 
   const char *const lower[] = {"40p01"};
   ignore(lower, 1);
-  ok(pgsqldrv_classify(c, "40P01", false) == PGSQL_ERROR_CLASS_IGNORABLE,
+  ok(pgsqldrv_classify(c, "40P01", false, false) == DRIVER_ERROR_IGNORE,
      "a SQLSTATE given in lower case matches");
 
   const char *const bad[] = {"40001", "1213"};
-  const char *got = pgsqldrv_parse_ignore_list(&pgsqldrv_config, bad, 2);
+  const char *got = error_codes_parse(&pgsqldrv_config.ignored, ERROR_CODES_SQLSTATES, true,
+                                      bad, 2);
   ok(got != NULL && strcmp(got, "1213") == 0,
      "a list item that is not five characters is named as the bad one");
   const char *const bad2[] = {"40-01"};
-  got = pgsqldrv_parse_ignore_list(&pgsqldrv_config, bad2, 1);
+  got = error_codes_parse(&pgsqldrv_config.ignored, ERROR_CODES_SQLSTATES, true, bad2, 1);
   ok(got != NULL && strcmp(got, "40-01") == 0, "an item with other characters is refused");
-  free(pgsqldrv_config.ignored);
-  pgsqldrv_config.ignored = NULL;
+  error_codes_free(&pgsqldrv_config.ignored);
 }
 
 static void test_rotation(void)

@@ -6,14 +6,9 @@
  */
 #include <errmsg.h>
 
-#include "mysql_driver.h"
-
-mysqldrv_hooks mysqldrv_active_hooks;
-
-void mysqldrv_set_hooks(const mysqldrv_hooks *hooks)
-{
-  mysqldrv_active_hooks = *hooks;
-}
+#include "drivers/mysql/classify.h"
+#include "drivers/mysql/hooks.h"
+#include "drivers/mysql/settings.h"
 
 bool mysqldrv_is_connection_loss(unsigned sql_errno)
 {
@@ -28,24 +23,13 @@ bool mysqldrv_is_connection_loss(unsigned sql_errno)
   }
 }
 
-static bool listed(unsigned sql_errno)
+driver_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state)
 {
-  const mysqldrv_settings *c = &mysqldrv_config;
-  if (c->ignore_all)
-    return true;
-  for (size_t i = 0; i < c->ignored_count; i++)
-    if (c->ignored_errors[i] == sql_errno)
-      return true;
-  return false;
-}
+  driver_error_class chosen = DRIVER_ERROR_FATAL;
 
-mysqldrv_error_class mysqldrv_classify_error(unsigned sql_errno, const char *sql_state)
-{
-  mysqldrv_error_class chosen = MYSQL_ERROR_CLASS_FATAL;
-
-  if (listed(sql_errno))
-    chosen = mysqldrv_is_connection_loss(sql_errno) ? MYSQL_ERROR_CLASS_RECONNECT
-                                                    : MYSQL_ERROR_CLASS_IGNORABLE;
+  if (error_codes_has_number(&mysqldrv_config.ignored, sql_errno))
+    chosen = mysqldrv_is_connection_loss(sql_errno) ? DRIVER_ERROR_RECONNECT
+                                                    : DRIVER_ERROR_IGNORE;
   if (mysqldrv_active_hooks.classify != NULL)
     chosen = mysqldrv_active_hooks.classify(sql_errno, sql_state, chosen);
   return chosen;

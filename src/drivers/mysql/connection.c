@@ -9,8 +9,14 @@
 
 #include <errmsg.h>
 
+#include "drivers/mysql/connection.h"
+#include "drivers/mysql/endpoints.h"
+#include "drivers/mysql/hooks.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/stream.h"
+#include "drivers/mysql/wire.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 static char **session_statements;
 static size_t session_statement_count;
@@ -194,7 +200,7 @@ static void close_handle(mysqldrv_conn *c)
 
 int mysqldrv_connect(db_conn *con)
 {
-  mysqldrv_conn *c = calloc(1, sizeof(*c));
+  mysqldrv_conn *c = calloc(1, sizeof(*c) + mysqldrv_active_hooks.connection_state_size);
   char why[600], where[300];
 
   if (c == NULL)
@@ -216,7 +222,7 @@ int mysqldrv_connect(db_conn *con)
       log_text(LOG_FATAL, "unable to connect to MySQL server on %s, aborting...", where);
       log_text(LOG_FATAL, "%s", why);
     }
-    db_connect_error_logged();
+    db_connect_error_logged(con);
     if (mysqldrv_active_hooks.connect_failed != NULL)
       mysqldrv_active_hooks.connect_failed(&c->endpoint, why);
     free(c);
@@ -241,8 +247,9 @@ int mysqldrv_disconnect(db_conn *con)
 }
 
 /* Close the handle (statements prepared on it become invalid and are re-prepared by db.c
-   through the connection's generation) and connect again to the connection's server. The
-   connection's error fields are left alone: they describe the error that caused this. */
+   through the connection's generation) and connect again: to the connection's server, or
+   after the server dropped it, where the layered driver says. The connection's error fields
+   are left alone: they describe the error that caused this. */
 int mysqldrv_reconnect(db_conn *con)
 {
   mysqldrv_conn *c = con->ptr;
@@ -252,12 +259,15 @@ int mysqldrv_reconnect(db_conn *con)
     return mysqldrv_connect(con);
   if (mysqldrv_config.dry_run)
     return 0;
+  if (c->lost && mysqldrv_active_hooks.reconnect_endpoint != NULL)
+    mysqldrv_active_hooks.reconnect_endpoint(&c->endpoint, c->reconnect_attempt++);
   close_handle(c);
   c->mysql = open_handle(&c->endpoint, why, sizeof(why));
   if (c->mysql == NULL) {
     log_text(LOG_DEBUG, "Reconnect failed: %s", why);
     return -1;
   }
+  c->lost = false;
   mysqldrv_wire_attach(c);
   mysqldrv_stream_attach(c);
   return 0;

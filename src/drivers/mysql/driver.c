@@ -3,8 +3,9 @@
  * table, and start-up / shutdown of the client library. The work is in the other files of
  * this directory; a layered driver (TiDB) reuses mysqldrv_ops with its own start-up.
  */
+#include "drivers/mysql/mysql_driver.h"
+#include "drivers/mysql/stream.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 int mysqldrv_init_with(const mysqldrv_defaults *defaults)
 {
@@ -25,7 +26,7 @@ static int init(void)
   return mysqldrv_init_with(NULL);
 }
 
-int mysqldrv_thread_init(int thread_id)
+static int thread_init(int thread_id)
 {
   (void) thread_id;
   if (mysqldrv_config.dry_run)
@@ -35,7 +36,7 @@ int mysqldrv_thread_init(int thread_id)
   return rc != 0;
 }
 
-int mysqldrv_thread_done(int thread_id)
+static int thread_done(int thread_id)
 {
   (void) thread_id;
   if (!mysqldrv_config.dry_run)
@@ -43,7 +44,7 @@ int mysqldrv_thread_done(int thread_id)
   return 0;
 }
 
-int mysqldrv_done(void)
+static int done(void)
 {
   if (!mysqldrv_config.dry_run)
     mysql_library_end();
@@ -52,9 +53,28 @@ int mysqldrv_done(void)
   return 0;
 }
 
+/* A prepared statement's rows (the server's) or a text result's (emulated statements and
+   queries). */
+static int fetch_row(db_result *rs, db_row_t *row)
+{
+  if (rs->statement != NULL && !rs->statement->emulated)
+    return mysqldrv_stmt_fetch_row(rs, row);
+  return mysqldrv_query_fetch_row(rs, row);
+}
+
+static int free_results(db_result *rs)
+{
+  if (mysqldrv_config.dry_run)
+    return 0;
+  if (rs->statement != NULL && !rs->statement->emulated)
+    mysqldrv_stmt_free_result(rs->statement);
+  mysqldrv_query_free_result(rs);
+  return 0;
+}
+
 const db_driver_ops mysqldrv_ops = {
   .init = init,
-  .thread_init = mysqldrv_thread_init,
+  .thread_init = thread_init,
   .connect = mysqldrv_connect,
   .disconnect = mysqldrv_disconnect,
   .reconnect = mysqldrv_reconnect,
@@ -64,13 +84,13 @@ const db_driver_ops mysqldrv_ops = {
   .execute = mysqldrv_execute,
   .query = mysqldrv_query,
   .fetch = mysqldrv_stmt_fetch,
-  .fetch_row = mysqldrv_fetch_row,
+  .fetch_row = fetch_row,
   .more_results = mysqldrv_more_results,
   .next_result = mysqldrv_next_result,
-  .free_results = mysqldrv_free_results,
+  .free_results = free_results,
   .close = mysqldrv_close,
-  .thread_done = mysqldrv_thread_done,
-  .done = mysqldrv_done,
+  .thread_done = thread_done,
+  .done = done,
   .escape = mysqldrv_escape,
   .stream_in = mysqldrv_stream_in,
 };

@@ -5,7 +5,8 @@
  */
 #include <stdio.h>
 
-#include "mysql_driver.h"
+#include "drivers/mysql/endpoints.h"
+#include "drivers/mysql/settings.h"
 
 static unsigned next_position;
 

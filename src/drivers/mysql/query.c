@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "db_emulate.h"
-#include "logger.h"
-#include "mysql_driver.h"
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/query.h"
+#include "drivers/mysql/state.h"
 
-static db_error_t fail_from_handle(db_conn *con, MYSQL *m)
+static driver_error_class fail_from_handle(db_conn *con, MYSQL *m)
 {
   return mysqldrv_fail(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
 }
@@ -28,7 +30,7 @@ void mysqldrv_drain_results(MYSQL *m)
 }
 
 /* Store the current result of `m` into `rs` and classify it. */
-static db_error_t take_result(db_conn *con, MYSQL *m, db_result *rs)
+static driver_error_class take_result(db_conn *con, MYSQL *m, db_result *rs)
 {
   MYSQL_RES *res = mysql_store_result(m);
   MYSQLDRV_TRACE("mysql_store_result(%p) = %p", (void *) m, (void *) res);
@@ -38,21 +40,21 @@ static db_error_t take_result(db_conn *con, MYSQL *m, db_result *rs)
       return fail_from_handle(con, m);
     my_ulonglong affected = mysql_affected_rows(m);
     rs->nrows = (uint32_t) affected;
-    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE
-                                                                  : DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE
+                                                                  : SB_CNT_OTHER;
+    return DRIVER_ERROR_NONE;
   }
   rs->ptr = res;
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = (uint32_t) mysql_num_rows(res);
   rs->nfields = mysql_num_fields(res);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
+driver_error_class mysqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
     return mysqldrv_fail_disconnected(con);
@@ -68,10 +70,8 @@ db_error_t mysqldrv_query(db_conn *con, const char *query, size_t len, db_result
   return take_result(con, m, rs);
 }
 
-int mysqldrv_fetch_row(db_result *rs, db_row_t *row)
+int mysqldrv_query_fetch_row(db_result *rs, db_row_t *row)
 {
-  if (rs->statement != NULL && !rs->statement->emulated)
-    return mysqldrv_stmt_fetch_row(rs, row);
   if (rs->ptr == NULL)
     return 1;
 
@@ -97,10 +97,10 @@ bool mysqldrv_more_results(db_conn *con)
   return m != NULL && mysql_more_results(m);
 }
 
-db_error_t mysqldrv_next_result(db_conn *con, db_result *rs)
+driver_error_class mysqldrv_next_result(db_conn *con, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
     return mysqldrv_fail_disconnected(con);
@@ -111,24 +111,19 @@ db_error_t mysqldrv_next_result(db_conn *con, db_result *rs)
   if (rc > 0)
     return fail_from_handle(con, m);
   if (rc < 0) {
-    rs->stat_type = DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    rs->stat_type = SB_CNT_OTHER;
+    return DRIVER_ERROR_NONE;
   }
   return take_result(con, m, rs);
 }
 
-int mysqldrv_free_results(db_result *rs)
+void mysqldrv_query_free_result(db_result *rs)
 {
-  if (mysqldrv_config.dry_run)
-    return 0;
-  if (rs->statement != NULL && !rs->statement->emulated)
-    mysqldrv_stmt_free_result(rs->statement);
   if (rs->ptr != NULL) {
     MYSQLDRV_TRACE("mysql_free_result(%p)", rs->ptr);
     mysql_free_result(rs->ptr);
     rs->ptr = NULL;
   }
-  return 0;
 }
 
 size_t mysqldrv_escape(db_conn *con, char *dst, const char *src, size_t len)

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 
+#include "drivers/mysql/socket_io.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 #if defined(MARIADB_PACKAGE_VERSION_ID) && defined(HAVE_MA_PVIO_H)
 

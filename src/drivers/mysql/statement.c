@@ -11,8 +11,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "drivers/mysql/binary_row.h"
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/query.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/statement.h"
+#include "drivers/mysql/wire.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 #define ROW_BUFFER_START 256
 
@@ -56,7 +62,7 @@ static MYSQL_BIND *convert_binds(const db_bind_t *binds, size_t count)
   return out;
 }
 
-static db_error_t fail_statement(db_conn *con, MYSQL_STMT *h)
+static driver_error_class fail_statement(db_conn *con, MYSQL_STMT *h)
 {
   return mysqldrv_fail(con, mysql_stmt_errno(h), mysql_stmt_sqlstate(h), mysql_stmt_error(h));
 }
@@ -161,13 +167,15 @@ int mysqldrv_prepare(db_stmt *stmt, const char *query, size_t len)
       free(s);
       return 1;
     }
-    if (mysqldrv_classify_error(err, mysql_stmt_sqlstate(s->handle)) == MYSQL_ERROR_CLASS_FATAL) {
+    driver_error_class cls = mysqldrv_failure_class(con, err, mysql_stmt_sqlstate(s->handle));
+    if (cls == DRIVER_ERROR_FATAL) {
       /* 1.0.20's two lines; the script then gets its "SQL API error" */
       log_text(LOG_FATAL, "mysql_stmt_prepare() failed");
       log_text(LOG_FATAL, "MySQL error: %u \"%s\"", err, mysql_stmt_error(s->handle));
       db_set_api_error(con);
     } else {
-      fail_statement(con, s->handle);
+      mysqldrv_fail_as(con, cls, err, mysql_stmt_sqlstate(s->handle),
+                       mysql_stmt_error(s->handle));
     }
     mysql_stmt_close(s->handle);
     free(s);
@@ -191,6 +199,9 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   mysqldrv_stmt *s = stmt->ptr;
   if (s == NULL)
     return 1;
+  /* db.c holds the new values already: until they are bound, the wire path (which sends
+     db.c's values) must not run this statement */
+  s->wire_ok = false;
   unsigned long expected = mysql_stmt_param_count(s->handle);
   if (expected != count) {
     log_text(LOG_FATAL, "Wrong number of parameters to mysql_stmt_bind_param");
@@ -201,7 +212,6 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   MYSQL_BIND *binds = convert_binds(params, count);
   if (binds == NULL)
     return 1;
-  s->wire_ok = wire_capable(stmt, s, params, count);
   my_bool rc = mysql_stmt_bind_param(s->handle, binds);
   MYSQLDRV_TRACE("mysql_stmt_bind_param(%p, %p) = %d", (void *) s->handle, (void *) binds,
                  (int) rc);
@@ -211,6 +221,7 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
              mysql_stmt_errno(s->handle), mysql_stmt_error(s->handle));
     return 1;
   }
+  s->wire_ok = wire_capable(stmt, s, params, count);
   return 0;
 }
 
@@ -234,17 +245,17 @@ int mysqldrv_bind_result(db_stmt *stmt, db_bind_t *results, size_t count)
   return rc != 0;
 }
 
-db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
+driver_error_class mysqldrv_execute(db_stmt *stmt, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   db_conn *con = stmt->connection;
   mysqldrv_stmt *s = stmt->ptr;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL || s == NULL)
     return mysqldrv_fail_disconnected(con);
   mysqldrv_doing(con, "mysql_stmt_execute()", stmt->query, stmt->query_len);
-  db_error_t wire_rc;
+  driver_error_class wire_rc;
   if (mysqldrv_wire_ready(con->ptr, s) && mysqldrv_wire_execute(stmt, rs, &wire_rc) == 0)
     return wire_rc;
   if (mysql_more_results(m))
@@ -260,21 +271,20 @@ db_error_t mysqldrv_execute(db_stmt *stmt, db_result *rs)
   if (fields == 0) {
     my_ulonglong affected = mysql_stmt_affected_rows(h);
     rs->nrows = (uint32_t) affected;
-    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE
-                                                                  : DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE
+                                                                  : SB_CNT_OTHER;
+    return DRIVER_ERROR_NONE;
   }
   rc = mysql_stmt_store_result(h);
   MYSQLDRV_TRACE("mysql_stmt_store_result(%p) = %d", (void *) h, rc);
   if (rc != 0)
     return fail_statement(con, h);
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = (uint32_t) mysql_stmt_num_rows(h);
   rs->nfields = fields;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-/* The next row into the script's own result binds (db_bind_result). */
 int mysqldrv_stmt_fetch(db_result *rs)
 {
   if (mysqldrv_config.dry_run)
@@ -345,7 +355,7 @@ int mysqldrv_stmt_fetch_row(db_result *rs, db_row_t *row)
   if (s == NULL)
     return -1;
   if (s->wire_result)
-    return mysqldrv_wire_fetch_row(rs, row);
+    return mysqldrv_binary_row_fetch(rs, row);
   if ((s->row_binds == NULL || s->user_results_bound || s->row_fields != rs->nfields) &&
       bind_row_buffers(s, rs->nfields) != 0)
     return -1;

@@ -11,8 +11,12 @@
 
 #include <errmsg.h>
 
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/settings.h"
+#include "drivers/mysql/query.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/stream.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 /* One LOAD DATA in progress on a connection. */
 struct mysqldrv_stream {
@@ -82,11 +86,11 @@ void mysqldrv_stream_attach(mysqldrv_conn *c)
                                  handler_error, c);
 }
 
-db_error_t mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
-                              db_stream_fill fill, void *arg, db_result *rs)
+driver_error_class mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                                      db_stream_fill fill, void *arg, db_result *rs)
 {
   if (mysqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   mysqldrv_conn *c = con->ptr;
   MYSQL *m = mysqldrv_handle(con);
   if (m == NULL)
@@ -110,6 +114,6 @@ db_error_t mysqldrv_stream_in(db_conn *con, const char *statement, size_t len,
   }
   my_ulonglong affected = mysql_affected_rows(m);
   rs->nrows = (uint32_t) affected;
-  rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? DB_STAT_WRITE : DB_STAT_OTHER;
-  return DB_ERROR_NONE;
+  rs->stat_type = affected > 0 && affected != (my_ulonglong) -1 ? SB_CNT_WRITE : SB_CNT_OTHER;
+  return DRIVER_ERROR_NONE;
 }

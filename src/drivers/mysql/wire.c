@@ -8,7 +8,7 @@
  * per query here). This file does the same protocol exchange with one send(), one recv() in
  * the common case, and buffers reused for the connection's life: the COM_STMT_EXECUTE request
  * is built from the bound values, the response is read into one buffer, rows are only
- * counted (fetch_row() decodes them to text when a script asks).
+ * located (binary_row.c turns one into text when a script fetches it).
  *
  * It is used only between two of the client library's own commands, on plain connections
  * whose socket the library leaves idle (mysqldrv_wire_ready), for statements whose parameters
@@ -17,6 +17,7 @@
  * server status of each response, so what it does next (escaping under NO_BACKSLASH_ESCAPES,
  * more_results) stays right. SYSBENCH_MYSQL_LIBRARY_IO=1 turns this path off.
  */
+#include <assert.h>
 #include <errmsg.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -25,8 +26,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "logger.h"
-#include "mysql_driver.h"
+#include "drivers/mysql/errors.h"
+#include "drivers/mysql/packet.h"
+#include "drivers/mysql/socket_io.h"
+#include "drivers/mysql/state.h"
+#include "drivers/mysql/wire.h"
 
 /* The protocol is little-endian; numbers are copied as they are in memory. */
 #if defined(MARIADB_PACKAGE_VERSION_ID) && defined(HAVE_MA_PVIO_H) && \
@@ -90,40 +94,6 @@ static int reserve(unsigned char **buf, size_t *cap, size_t need)
   return 0;
 }
 
-static uint32_t get3(const unsigned char *p)
-{
-  return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16;
-}
-
-static uint16_t get2(const unsigned char *p)
-{
-  return (uint16_t) (p[0] | p[1] << 8);
-}
-
-static uint32_t get4(const unsigned char *p)
-{
-  return get3(p) | (uint32_t) p[3] << 24;
-}
-
-static uint64_t get8(const unsigned char *p)
-{
-  return (uint64_t) get4(p) | (uint64_t) get4(p + 4) << 32;
-}
-
-/* A length-encoded integer at *p (advanced), bounded by end; false when malformed. */
-static bool get_lenenc(const unsigned char **p, const unsigned char *end, uint64_t *out)
-{
-  const unsigned char *q = *p;
-  if (q >= end)
-    return false;
-  unsigned size = *q < 0xfb ? 0 : *q == 0xfc ? 2 : *q == 0xfd ? 3 : *q == 0xfe ? 8 : 99;
-  if (size == 99 || q + 1 + size > end)
-    return false;
-  *out = size == 0 ? *q : size == 2 ? get2(q + 1) : size == 3 ? get3(q + 1) : get8(q + 1);
-  *p = q + 1 + size;
-  return true;
-}
-
 /* Receive at least `need` more bytes than are buffered past in_pos. -1: connection lost. */
 static int fill(mysqldrv_wire *w, size_t need)
 {
@@ -148,7 +118,7 @@ static int next_packet(mysqldrv_wire *w, size_t *offset, size_t *length)
 {
   if (fill(w, 4) != 0)
     return -1;
-  size_t start = w->in_pos + 4, len = get3(w->in + w->in_pos), chunk = len;
+  size_t start = w->in_pos + 4, len = mysqldrv_get3(w->in + w->in_pos), chunk = len;
   if (fill(w, 4 + len) != 0)
     return -1;
   w->in_pos = start + len;
@@ -156,7 +126,7 @@ static int next_packet(mysqldrv_wire *w, size_t *offset, size_t *length)
     /* the next packet continues this one: move its payload over its header */
     if (fill(w, 4) != 0)
       return -1;
-    chunk = get3(w->in + w->in_pos);
+    chunk = mysqldrv_get3(w->in + w->in_pos);
     if (fill(w, 4 + chunk) != 0)
       return -1;
     memmove(w->in + w->in_pos, w->in + w->in_pos + 4, w->in_len - w->in_pos - 4);
@@ -175,7 +145,7 @@ static int next_packet(mysqldrv_wire *w, size_t *offset, size_t *length)
 
 /* The connection broke under us: the client library's handle is unusable, as after its own
    lost connection (the reconnect, if any, replaces it). */
-static db_error_t lost(db_conn *con, bool sending)
+static driver_error_class lost(db_conn *con, bool sending)
 {
   mysqldrv_conn *c = con->ptr;
   c->wire.fd = -1;
@@ -184,7 +154,7 @@ static db_error_t lost(db_conn *con, bool sending)
   return mysqldrv_fail(con, CR_SERVER_LOST, "HY000", "Lost connection to server during query");
 }
 
-static db_error_t malformed(db_conn *con)
+static driver_error_class malformed(db_conn *con)
 {
   mysqldrv_conn *c = con->ptr;
   c->wire.fd = -1;     /* the stream is out of step: leave it to the library (and its errors) */
@@ -192,12 +162,12 @@ static db_error_t malformed(db_conn *con)
 }
 
 /* An ERR packet: 0xff, errno, '#', SQLSTATE, message. */
-static db_error_t server_error(db_conn *con, const unsigned char *p, size_t len)
+static driver_error_class server_error(db_conn *con, const unsigned char *p, size_t len)
 {
   char state[6] = "HY000", message[MYSQL_ERRMSG_SIZE];
   if (len < 3)
     return malformed(con);
-  unsigned sql_errno = get2(p + 1);
+  unsigned sql_errno = mysqldrv_get2(p + 1);
   size_t at = 3;
   if (len >= 9 && p[3] == '#') {
     memcpy(state, p + 4, 5);
@@ -331,10 +301,11 @@ static bool parse_ok(const unsigned char *p, size_t len, end_info *end)
 {
   const unsigned char *q = p + 1, *e = p + len;
   uint64_t insert_id;
-  if (!get_lenenc(&q, e, &end->affected_rows) || !get_lenenc(&q, e, &insert_id) || q + 4 > e)
+  if (!mysqldrv_get_lenenc(&q, e, &end->affected_rows) ||
+      !mysqldrv_get_lenenc(&q, e, &insert_id) || q + 4 > e)
     return false;
-  end->status = get2(q);
-  end->warnings = get2(q + 2);
+  end->status = mysqldrv_get2(q);
+  end->warnings = mysqldrv_get2(q + 2);
   return true;
 }
 
@@ -347,8 +318,8 @@ static bool is_eof(const unsigned char *p, size_t len)
 static void parse_eof(const unsigned char *p, size_t len, end_info *end)
 {
   end->affected_rows = 0;
-  end->warnings = len >= 3 ? get2(p + 1) : 0;
-  end->status = len >= 5 ? get2(p + 3) : 0;
+  end->warnings = len >= 3 ? mysqldrv_get2(p + 1) : 0;
+  end->status = len >= 5 ? mysqldrv_get2(p + 3) : 0;
 }
 
 /* A column definition: six length-encoded strings, then 0x0c and the fixed fields (with
@@ -358,9 +329,9 @@ static bool parse_column(const unsigned char *p, size_t len, mysqldrv_column *co
   if (len < 13 || p[len - 13] != 0x0c)
     return false;
   const unsigned char *f = p + len - 12;
-  col->length = get4(f + 2);
+  col->length = mysqldrv_get4(f + 2);
   col->type = f[6];
-  col->flags = get2(f + 7);
+  col->flags = mysqldrv_get2(f + 7);
   col->decimals = f[9];
   return true;
 }
@@ -444,7 +415,7 @@ static int drain_more(mysqldrv_wire *w, uint16_t *status, size_t *err_off, size_
 }
 
 /* Send the request built in w->out and read the whole response. */
-static db_error_t execute_built(db_stmt *stmt, db_result *rs, size_t request)
+static driver_error_class execute_built(db_stmt *stmt, db_result *rs, size_t request)
 {
   db_conn *con = stmt->connection;
   mysqldrv_conn *c = con->ptr;
@@ -471,11 +442,11 @@ static db_error_t execute_built(db_stmt *stmt, db_result *rs, size_t request)
     if (!parse_ok(p, len, &end))
       return malformed(con);
     rs->nrows = (uint32_t) end.affected_rows;
-    rs->stat_type = end.affected_rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+    rs->stat_type = end.affected_rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   } else {                                     /* column count [, metadata follows] */
     const unsigned char *q = p, *e = p + len;
     uint64_t columns;
-    if (!get_lenenc(&q, e, &columns) || columns == 0 || columns > 4096)
+    if (!mysqldrv_get_lenenc(&q, e, &columns) || columns == 0 || columns > 4096)
       return malformed(con);
     bool metadata = q == e || *q != 0;         /* no flag byte: metadata always comes */
     if (!metadata && columns != s->column_count)
@@ -509,7 +480,7 @@ static db_error_t execute_built(db_stmt *stmt, db_result *rs, size_t request)
       parse_eof(p, len, &end);
       break;
     }
-    rs->stat_type = DB_STAT_READ;
+    rs->stat_type = SB_CNT_READ;
     rs->nrows = (uint32_t) w->row_count;
     rs->nfields = s->column_count;
     s->wire_result = true;
@@ -530,13 +501,15 @@ static db_error_t execute_built(db_stmt *stmt, db_result *rs, size_t request)
   m->warning_count = end.warnings;
   if (w->in_pos != w->in_len)
     return malformed(con);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
+int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   mysqldrv_conn *c = stmt->connection->ptr;
   mysqldrv_stmt *s = stmt->ptr;
+  /* the request carries every value the statement takes (bind_param checked the count) */
+  assert(s->wire_ok && stmt->param_count == s->handle->param_count);
   size_t request = build_request(&c->wire, stmt, (uint32_t) s->handle->stmt_id);
 
   if (request == 0)
@@ -548,251 +521,6 @@ int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
 void mysqldrv_wire_free_result(mysqldrv_conn *c)
 {
   c->wire.row_count = c->wire.row_next = 0;
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Rows as text                                                                              */
-/* ---------------------------------------------------------------------------------------- */
-
-/* Room for `more` bytes of text after `used`; the text buffer may move. */
-static int text_room(mysqldrv_wire *w, size_t used, size_t more)
-{
-  return reserve((unsigned char **) &w->text, &w->text_cap, used + more);
-}
-
-/* A float or double as the server writes it in text (MariaDB's my_gcvt): the column's fixed
-   decimals, or the fewest significant digits that read back the same value (6 at most for a
-   float), in plain notation for moderate exponents, else as "1.5e-16" / "1e20". */
-static int format_double(char *out, size_t size, double v, unsigned decimals, bool single)
-{
-  if (decimals < 31)
-    return snprintf(out, size, "%.*f", (int) decimals, v);
-  if (v == 0 || v != v || v - v != 0)
-    return snprintf(out, size, "%g", v);
-
-  char sci[40], digits[24];
-  int precision = 1, max = single ? 6 : 17;
-  for (; precision < max; precision++) {
-    snprintf(sci, sizeof(sci), "%.*e", precision - 1, v);
-    double back = strtod(sci, NULL);
-    if (single ? (float) back == (float) v : back == v)
-      break;
-  }
-  snprintf(sci, sizeof(sci), "%.*e", precision - 1, v);
-  /* sci is "[-]d.ddde[+-]XX": its digits without the point, trailing zeros dropped */
-  const char *m = sci + (sci[0] == '-');
-  int len = 0;
-  for (const char *c = m; *c != 'e'; c++)
-    if (*c != '.')
-      digits[len++] = *c;
-  while (len > 1 && digits[len - 1] == '0')
-    len--;
-  digits[len] = '\0';
-  int decpt = atoi(strchr(sci, 'e') + 1) + 1;
-
-  /* MariaDB formats with a width far beyond these digits: plain notation unless the
-     exponent is below -15 or the digits would need zeros past the 15th place */
-  bool plain = decpt >= -14 && (decpt <= 15 || len > decpt);
-
-  /* at most 17 digits and 22 or so places: sci's 40 bytes would do; out is larger */
-  char *o = out;
-  if (v < 0)
-    *o++ = '-';
-  if (plain) {
-    if (decpt <= 0) {
-      *o++ = '0';
-      *o++ = '.';
-      for (int i = 0; i < -decpt; i++)
-        *o++ = '0';
-      o += sprintf(o, "%s", digits);
-    } else if (decpt < len) {
-      o += sprintf(o, "%.*s.%s", decpt, digits, digits + decpt);
-    } else {
-      o += sprintf(o, "%s", digits);
-      for (int i = len; i < decpt; i++)
-        *o++ = '0';
-    }
-    *o = '\0';
-  } else {
-    o += sprintf(o, "%c%s%se%d", digits[0], len > 1 ? "." : "", digits + 1, decpt - 1);
-  }
-  (void) size;
-  return (int) (o - out);
-}
-
-/* The ".ffffff" of a DATETIME / TIME with `decimals` fractional digits (0: nothing), as the
-   text protocol would send it; returns the characters written. */
-static int format_fraction(char *out, size_t size, unsigned decimals, uint32_t microseconds)
-{
-  if (decimals == 0 || decimals > 6)
-    return 0;
-  for (unsigned i = decimals; i < 6; i++)
-    microseconds /= 10;
-  return snprintf(out, size, ".%0*u", (int) decimals, (unsigned) microseconds);
-}
-
-/* One binary value at *p (advanced) as text: either a pointer into the row (strings) or text
-   appended to w->text at *used. Returns false when the row is malformed. */
-static bool decode_value(mysqldrv_wire *w, const mysqldrv_column *col, const unsigned char **p,
-                         const unsigned char *end, db_value_t *value, size_t *text_at,
-                         size_t *used)
-{
-  const unsigned char *q = *p;
-  char tmp[80];
-  int n = -1;
-  bool is_unsigned = col->flags & UNSIGNED_FLAG;
-
-  switch (col->type) {
-    case MYSQL_TYPE_TINY:
-      if (q + 1 > end) return false;
-      n = is_unsigned ? snprintf(tmp, sizeof(tmp), "%u", q[0])
-                      : snprintf(tmp, sizeof(tmp), "%d", (int8_t) q[0]);
-      q += 1;
-      break;
-    case MYSQL_TYPE_SHORT:
-    case MYSQL_TYPE_YEAR:
-      if (q + 2 > end) return false;
-      n = is_unsigned || col->type == MYSQL_TYPE_YEAR
-              ? snprintf(tmp, sizeof(tmp), col->type == MYSQL_TYPE_YEAR ? "%04u" : "%u", get2(q))
-              : snprintf(tmp, sizeof(tmp), "%d", (int16_t) get2(q));
-      q += 2;
-      break;
-    case MYSQL_TYPE_LONG:
-    case MYSQL_TYPE_INT24:
-      if (q + 4 > end) return false;
-      n = is_unsigned ? snprintf(tmp, sizeof(tmp), "%" PRIu32, get4(q))
-                      : snprintf(tmp, sizeof(tmp), "%" PRId32, (int32_t) get4(q));
-      q += 4;
-      break;
-    case MYSQL_TYPE_LONGLONG:
-      if (q + 8 > end) return false;
-      n = is_unsigned ? snprintf(tmp, sizeof(tmp), "%" PRIu64, get8(q))
-                      : snprintf(tmp, sizeof(tmp), "%" PRId64, (int64_t) get8(q));
-      q += 8;
-      break;
-    case MYSQL_TYPE_FLOAT: {
-      if (q + 4 > end) return false;
-      float f;
-      memcpy(&f, q, 4);
-      n = format_double(tmp, sizeof(tmp), f, col->decimals, true);
-      q += 4;
-      break;
-    }
-    case MYSQL_TYPE_DOUBLE: {
-      if (q + 8 > end) return false;
-      double d;
-      memcpy(&d, q, 8);
-      n = format_double(tmp, sizeof(tmp), d, col->decimals, false);
-      q += 8;
-      break;
-    }
-    case MYSQL_TYPE_DATE:
-    case MYSQL_TYPE_DATETIME:
-    case MYSQL_TYPE_TIMESTAMP:
-    case MYSQL_TYPE_NEWDATE: {
-      if (q >= end || q + 1 + q[0] > end) return false;
-      unsigned len = q[0];
-      const unsigned char *t = q + 1;
-      unsigned year = len >= 4 ? get2(t) : 0, mon = len >= 4 ? t[2] : 0, day = len >= 4 ? t[3] : 0;
-      unsigned h = len >= 7 ? t[4] : 0, mi = len >= 7 ? t[5] : 0, sec = len >= 7 ? t[6] : 0;
-      uint32_t us = len >= 11 ? get4(t + 7) : 0;
-      if (col->type == MYSQL_TYPE_DATE || col->type == MYSQL_TYPE_NEWDATE) {
-        n = snprintf(tmp, sizeof(tmp), "%04u-%02u-%02u", year, mon, day);
-      } else {
-        n = snprintf(tmp, sizeof(tmp), "%04u-%02u-%02u %02u:%02u:%02u", year, mon, day, h, mi,
-                     sec);
-        n += format_fraction(tmp + n, sizeof(tmp) - (size_t) n, col->decimals, us);
-      }
-      q += 1 + len;
-      break;
-    }
-    case MYSQL_TYPE_TIME: {
-      if (q >= end || q + 1 + q[0] > end) return false;
-      unsigned len = q[0];
-      const unsigned char *t = q + 1;
-      bool negative = len >= 8 && t[0];
-      uint64_t hours = len >= 8 ? (uint64_t) get4(t + 1) * 24 + t[5] : 0;
-      unsigned mi = len >= 8 ? t[6] : 0, sec = len >= 8 ? t[7] : 0;
-      uint32_t us = len >= 12 ? get4(t + 8) : 0;
-      n = snprintf(tmp, sizeof(tmp), "%s%02" PRIu64 ":%02u:%02u", negative ? "-" : "", hours,
-                   mi, sec);
-      n += format_fraction(tmp + n, sizeof(tmp) - (size_t) n, col->decimals, us);
-      q += 1 + len;
-      break;
-    }
-    default: {                                 /* strings, decimals, blobs, bits, json ... */
-      uint64_t len;
-      if (!get_lenenc(&q, end, &len) || len > (uint64_t) (end - q))
-        return false;
-      value->ptr = (const char *) q;
-      value->len = (uint32_t) len;
-      *p = q + len;
-      return true;
-    }
-  }
-  if (n < 0)
-    return false;
-  /* ZEROFILL pads integers to the display width, as the text protocol does */
-  size_t pad = (col->flags & ZEROFILL_FLAG) && col->type != MYSQL_TYPE_FLOAT &&
-               col->type != MYSQL_TYPE_DOUBLE && col->length > (uint32_t) n
-                   ? col->length - (uint32_t) n : 0;
-  if (text_room(w, *used, pad + (size_t) n) != 0)
-    return false;
-  memset(w->text + *used, '0', pad);
-  memcpy(w->text + *used + pad, tmp, (size_t) n);
-  *text_at = *used;
-  value->ptr = NULL;                           /* set once the text buffer stops moving */
-  value->len = (uint32_t) (pad + (size_t) n);
-  *used += pad + (size_t) n;
-  *p = q;
-  return true;
-}
-
-int mysqldrv_wire_fetch_row(db_result *rs, db_row_t *row)
-{
-  db_conn *con = rs->connection;
-  mysqldrv_conn *c = con->ptr;
-  mysqldrv_stmt *s = rs->statement->ptr;
-  mysqldrv_wire *w = &c->wire;
-
-  if (w->row_next >= w->row_count)
-    return 1;
-  size_t off = w->rows[w->row_next * 2], len = w->rows[w->row_next * 2 + 1];
-  w->row_next++;
-
-  uint32_t columns = rs->nfields < s->column_count ? rs->nfields : s->column_count;
-  const unsigned char *p = w->in + off, *end = p + len;
-  size_t bitmap = (columns + 7 + 2) / 8, used = 0;
-  if (len < 1 + bitmap)
-    return -1;
-  const unsigned char *nulls = p + 1;
-  p += 1 + bitmap;
-
-  /* where each formatted value starts in w->text, for once the buffer stops moving */
-  size_t text_at[64], *at = text_at;
-  if (columns > 64 && (at = malloc(columns * sizeof(size_t))) == NULL)
-    return -1;
-  int rc = 0;
-  for (uint32_t i = 0; i < columns && rc == 0; i++) {
-    db_value_t *v = &row->values[i];
-    at[i] = SIZE_MAX;
-    if (nulls[(i + 2) / 8] & (1u << ((i + 2) % 8)) || s->columns[i].type == MYSQL_TYPE_NULL) {
-      v->ptr = NULL;
-      v->len = 0;
-    } else if (!decode_value(w, &s->columns[i], &p, end, v, &at[i], &used)) {
-      rc = -1;
-    }
-  }
-  for (uint32_t i = 0; i < columns && rc == 0; i++)
-    if (at[i] != SIZE_MAX)
-      row->values[i].ptr = w->text + at[i];
-  for (uint32_t i = columns; i < rs->nfields; i++) {
-    row->values[i].ptr = NULL;
-    row->values[i].len = 0;
-  }
-  if (at != text_at)
-    free(at);
-  return rc;
 }
 
 #else
@@ -815,19 +543,12 @@ bool mysqldrv_wire_ready(mysqldrv_conn *c, mysqldrv_stmt *s)
   return false;
 }
 
-int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
+int mysqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   (void) stmt;
   (void) rs;
   (void) rc;
   return 1;
-}
-
-int mysqldrv_wire_fetch_row(db_result *rs, db_row_t *row)
-{
-  (void) rs;
-  (void) row;
-  return -1;
 }
 
 void mysqldrv_wire_free_result(mysqldrv_conn *c)

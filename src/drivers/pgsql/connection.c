@@ -8,8 +8,13 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/connection.h"
+#include "drivers/pgsql/endpoints.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 /* Server notices (a BEGIN inside a transaction, RAISE NOTICE ...) are not errors: 1.0.20
    printed none. They show with --db-debug. */
@@ -84,7 +89,7 @@ int pgsqldrv_connect(db_conn *con)
     /* 1.0.20's line, libpq's message with its own line breaks (and final newline) */
     if (db_connect_failure_first())
       log_text(LOG_FATAL, "Connection to database failed: %s", why);
-    db_connect_error_logged();
+    db_connect_error_logged(con);
     free(c);
     con->ptr = NULL;
     return -1;
@@ -133,7 +138,7 @@ int pgsqldrv_reconnect(db_conn *con)
   c->pg = open_handle(&c->endpoint, why, sizeof(why));
   if (c->pg == NULL) {
     log_text(LOG_DEBUG, "Reconnect failed: %.*s", (int) strcspn(why, "\n"), why);
-    db_set_connect_error("%.*s", (int) strcspn(why, "\n"), why);
+    db_set_connect_error(con, "%.*s", (int) strcspn(why, "\n"), why);
     return -1;
   }
   c->session++;

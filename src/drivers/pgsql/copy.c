@@ -9,8 +9,12 @@
 
 #include <libpq-fe.h>
 
-#include "logger.h"
-#include "pgsql_driver.h"
+#include "drivers/pgsql/copy.h"
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 
 #define COPY_BUFFER_BYTES (256 * 1024)
 #define ABORTED_TEXT "the data stream was broken off"
@@ -23,11 +27,11 @@ static void drain(PGconn *pg)
     PQclear(res);
 }
 
-db_error_t pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
-                              db_stream_fill fill, void *arg, db_result *rs)
+driver_error_class pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
+                                      db_stream_fill fill, void *arg, db_result *rs)
 {
   if (pgsqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   pgsqldrv_conn *c = con->ptr;
   pgsqldrv_failure how = {"PQexec", statement, len, false};
   if (c == NULL || c->pg == NULL)
@@ -40,10 +44,10 @@ db_error_t pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
   if (PQresultStatus(res) != PGRES_COPY_IN) {
     if (PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK) {
       PQclear(res);
-      db_set_error(con, DB_ERROR_FATAL, 0, "42601", "the statement did not start a COPY");
-      return DB_ERROR_FATAL;
+      db_set_error(con, DRIVER_ERROR_FATAL, 0, "42601", "the statement did not start a COPY");
+      return DRIVER_ERROR_FATAL;
     }
-    db_error_t rc = pgsqldrv_fail(con, res, &how);
+    driver_error_class rc = pgsqldrv_fail(con, res, &how);
     PQclear(res);
     return rc;
   }
@@ -67,22 +71,22 @@ db_error_t pgsqldrv_stream_in(db_conn *con, const char *statement, size_t len,
   if (aborted) {
     PQputCopyEnd(pg, ABORTED_TEXT);
     drain(pg);
-    db_set_error(con, DB_ERROR_FATAL, 0, "57014", ABORTED_TEXT);
-    return DB_ERROR_FATAL;
+    db_set_error(con, DRIVER_ERROR_FATAL, 0, "57014", ABORTED_TEXT);
+    return DRIVER_ERROR_FATAL;
   }
   if (!send_failed && PQputCopyEnd(pg, NULL) != 1)
     send_failed = true;
   res = PQgetResult(pg);
   if (send_failed || PQresultStatus(res) != PGRES_COMMAND_OK) {
-    db_error_t rc = pgsqldrv_fail(con, res, &how);
+    driver_error_class rc = pgsqldrv_fail(con, res, &how);
     PQclear(res);
     drain(pg);
     return rc;
   }
   unsigned long rows = strtoul(PQcmdTuples(res), NULL, 10);
   rs->nrows = (uint32_t) rows;
-  rs->stat_type = rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   PQclear(res);
   drain(pg);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }

@@ -4,8 +4,12 @@
  */
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/connection.h"
+#include "drivers/pgsql/copy.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/statement.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 static int init(void)
 {
@@ -24,11 +28,12 @@ static int done(void)
   return 0;
 }
 
-const db_driver_ops pgsqldrv_ops = {
+static const db_driver_ops pgsqldrv_ops = {
   .init = init,
   .connect = pgsqldrv_connect,
   .disconnect = pgsqldrv_disconnect,
   .reconnect = pgsqldrv_reconnect,
+  .rollback = pgsqldrv_rollback,
   .prepare = pgsqldrv_prepare,
   .bind_param = pgsqldrv_bind_param,
   .execute = pgsqldrv_execute,

@@ -3,7 +3,8 @@
  * pairs in turn, ports varying fastest (the mysql driver's order): --pgsql-host=a,b
  * --pgsql-port=5432,5433 gives a:5432, a:5433, b:5432, b:5433, a:5432 ...
  */
-#include "pgsql_driver.h"
+#include "drivers/pgsql/endpoints.h"
+#include "drivers/pgsql/settings.h"
 
 static unsigned next_position;
 

@@ -6,11 +6,12 @@
  * links this file alone.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgsql_driver.h"
+#include "drivers/pgsql/placeholders.h"
 
 static bool ident_char(char c)
 {

@@ -2,45 +2,46 @@
  * query.c: text queries (and client-side prepared statements, which db.c turns into text):
  * running them, classifying a result as 1.0.20 does (rows are a read, a command that touched
  * rows a write, anything else other), rows as strings, the further results of a
- * multi-statement query, and escaping string values for the connection's server.
+ * multi-statement query, escaping string values for the connection's server, and the
+ * ROLLBACK after an error that aborted the transaction.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <libpq-fe.h>
 
-#include "logger.h"
-#include "pgsql_driver.h"
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 
 /* 1.0.20 raised "SQL API error" for what the SQL API cannot use (an empty query, COPY):
    an error without an SQLSTATE. */
-static db_error_t api_error(db_conn *con)
+static driver_error_class api_error(db_conn *con)
 {
-  con->error = DB_ERROR_FATAL;
-  con->sql_errno = 0;
-  con->sql_state = NULL;
-  con->sql_errmsg = NULL;
-  return DB_ERROR_FATAL;
+  db_set_api_error(con);
+  return DRIVER_ERROR_FATAL;
 }
 
-db_error_t pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
-                                const pgsqldrv_failure *how)
+driver_error_class pgsqldrv_take_result(db_conn *con, PGresult *res, db_result *rs,
+                                        const pgsqldrv_failure *how)
 {
-  db_error_t rc = DB_ERROR_NONE;
+  driver_error_class rc = DRIVER_ERROR_NONE;
 
   switch (PQresultStatus(res)) {
     case PGRES_TUPLES_OK:
     case PGRES_SINGLE_TUPLE:
       rs->ptr = res;
-      rs->stat_type = DB_STAT_READ;
+      rs->stat_type = SB_CNT_READ;
       rs->nrows = (uint32_t) PQntuples(res);
       rs->nfields = (uint32_t) PQnfields(res);
-      return DB_ERROR_NONE;
+      return DRIVER_ERROR_NONE;
 
     case PGRES_COMMAND_OK: {
       unsigned long rows = strtoul(PQcmdTuples(res), NULL, 10);
       rs->nrows = (uint32_t) rows;
-      rs->stat_type = rows > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+      rs->stat_type = rows > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
       break;
     }
 
@@ -101,10 +102,10 @@ static int push_pending(pgsqldrv_conn *c, PGresult *res)
   return 0;
 }
 
-db_error_t pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
+driver_error_class pgsqldrv_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   if (pgsqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   pgsqldrv_conn *c = con->ptr;
   pgsqldrv_failure how = {"PQexec", query, len, false};
   if (c == NULL || c->pg == NULL)
@@ -170,12 +171,12 @@ bool pgsqldrv_more_results(db_conn *con)
   return c != NULL && c->pending.next < c->pending.count;
 }
 
-db_error_t pgsqldrv_next_result(db_conn *con, db_result *rs)
+driver_error_class pgsqldrv_next_result(db_conn *con, db_result *rs)
 {
   pgsqldrv_conn *c = con->ptr;
   if (c == NULL || c->pending.next >= c->pending.count) {
-    rs->stat_type = DB_STAT_OTHER;
-    return DB_ERROR_NONE;
+    rs->stat_type = SB_CNT_OTHER;
+    return DRIVER_ERROR_NONE;
   }
   PGresult *res = c->pending.items[c->pending.next++];
   if (c->pending.next == c->pending.count)
@@ -218,4 +219,14 @@ size_t pgsqldrv_escape(db_conn *con, char *dst, const char *src, size_t len)
   }
   dst[n] = '\0';
   return n;
+}
+
+void pgsqldrv_rollback(db_conn *con)
+{
+  pgsqldrv_conn *c = con->ptr;
+  if (c == NULL || c->pg == NULL)
+    return;
+  pgsqldrv_wire_release(c);
+  PQclear(PQexec(c->pg, "ROLLBACK"));
+  c->wire.used_last = false;
 }

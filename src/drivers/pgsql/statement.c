@@ -11,8 +11,14 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/placeholders.h"
+#include "drivers/pgsql/query.h"
+#include "drivers/pgsql/settings.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/statement.h"
+#include "drivers/pgsql/wire.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 /* PostgreSQL's type OIDs (catalog/pg_type_d.h, which libpq-dev does not ship) */
 #define OID_INT2 21
@@ -227,10 +233,10 @@ static void fill_params(db_stmt *stmt, pgsqldrv_stmt *s)
   }
 }
 
-db_error_t pgsqldrv_execute(db_stmt *stmt, db_result *rs)
+driver_error_class pgsqldrv_execute(db_stmt *stmt, db_result *rs)
 {
   if (pgsqldrv_config.dry_run)
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   db_conn *con = stmt->connection;
   pgsqldrv_conn *c = con->ptr;
   pgsqldrv_stmt *s = stmt->ptr;
@@ -240,17 +246,16 @@ db_error_t pgsqldrv_execute(db_stmt *stmt, db_result *rs)
 
   if (stmt->param_count != (size_t) s->nparams) {
     log_text(LOG_ALERT, "wrong number of parameters in prepared statement");
-    con->error = DB_ERROR_FATAL;
-    con->sql_state = con->sql_errmsg = NULL;
-    return DB_ERROR_FATAL;
+    db_set_api_error(con);
+    return DRIVER_ERROR_FATAL;
   }
   /* Refused when its parameters were bound (a table created since?): the server says why
      now. */
   if (!s->on_server || s->session != c->session) {
     if (prepare_on_server(con, s) != 0)
-      return con->error;
+      return con->error_class;
   }
-  db_error_t rc;
+  driver_error_class rc;
   if (pgsqldrv_wire_execute(stmt, rs, &rc) == 0)
     return rc;
   pgsqldrv_wire_release(c);

@@ -26,8 +26,10 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgsql/errors.h"
+#include "drivers/pgsql/state.h"
+#include "drivers/pgsql/wire.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 #define IN_BUFFER_START 16384
 #define OUT_BUFFER_START 1024
@@ -79,13 +81,6 @@ void pgsqldrv_wire_release(pgsqldrv_conn *c)
   w->used_last = false;
   if (w->fd >= 0 && w->blocking)
     set_blocking(w, false);
-}
-
-bool pgsqldrv_transaction_failed(pgsqldrv_conn *c)
-{
-  if (c->wire.used_last)
-    return c->wire.transaction == 'E';
-  return c->pg != NULL && PQtransactionStatus(c->pg) == PQTRANS_INERROR;
 }
 
 static int reserve(unsigned char **buf, size_t *cap, size_t need, size_t start)
@@ -429,7 +424,7 @@ static void read_response(pgsqldrv_wire *w, response *r)
 /* Execute, fetch, free                                                                     */
 /* ---------------------------------------------------------------------------------------- */
 
-int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
+int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, driver_error_class *rc)
 {
   db_conn *con = stmt->connection;
   pgsqldrv_conn *c = con->ptr;
@@ -486,22 +481,21 @@ int pgsqldrv_wire_execute(db_stmt *stmt, db_result *rs, db_error_t *rc)
   }
   if (r.copy || r.empty) {
     w->row_count = 0;
-    con->sql_errno = 0;
-    con->sql_state = con->sql_errmsg = NULL;
-    *rc = con->error = DB_ERROR_FATAL;
+    db_set_api_error(con);
+    *rc = DRIVER_ERROR_FATAL;
     return 0;
   }
   if (s->nfields > 0) {
     rs->ptr = w;
-    rs->stat_type = DB_STAT_READ;
+    rs->stat_type = SB_CNT_READ;
     rs->nrows = (uint32_t) w->row_count;
     rs->nfields = (uint32_t) s->nfields;
   } else {
     w->row_count = 0;
     rs->nrows = (uint32_t) r.rows_affected;
-    rs->stat_type = r.rows_affected > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+    rs->stat_type = r.rows_affected > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   }
-  *rc = DB_ERROR_NONE;
+  *rc = DRIVER_ERROR_NONE;
   return 0;
 }
 

@@ -40,10 +40,21 @@ typedef struct {
   rdb_txn_mode txn;
   bool stats;
   bool info_log;              /* --rocksdb-log: RocksDB writes its LOG file */
+  /* The options above that apply: all of them, or with --rocksdb-options-file only those
+     given on the command line (the file says the rest). */
+  struct {
+    bool compression;
+    bool write_buffer_size;
+    bool table;               /* the block cache, block size and bloom filter */
+  } apply;
+  bool prepare;               /* the command: prepare creates the database, loads plainly */
+  bool cleanup;               /* ... cleanup drops tables plainly */
 } rdb_config;
 
 extern rdb_config rdb_cfg;
 extern const option_decl rdb_args[];
+/* Read the --rocksdb-* options and the command into rdb_cfg (once, at the driver's start);
+   -1 after a FATAL line. */
 int rdb_config_load(void);
 
 /* ---- the database of the process ---- */
@@ -64,7 +75,7 @@ typedef struct {
 
 extern rdb_store rdb;
 
-int rdb_store_open(const char *command);
+int rdb_store_open(void);
 void rdb_store_close(void);
 /* Integer property of the database (rocksdb_property_int); false if unknown. */
 bool rdb_property_int(const char *name, uint64_t *value);
@@ -150,12 +161,14 @@ rdb_session *rdb_session_new(db_conn *con);
 void rdb_session_free(rdb_session *s);
 
 /* Errors: set the connection's error from a RocksDB error string (freed here). Conflicts,
-   busy and lock time-outs are ignorable (the event restarts, as a deadlock would in SQL);
-   an explicit transaction is rolled back first. Returns the error class. */
-db_error_t rdb_fail(rdb_session *s, char *err, const char *what);
+   busy and lock time-outs restart the transaction (as a deadlock would in SQL: the database
+   layer rolls it back with rdb_rollback, and the event restarts); any other is fatal.
+   Returns the error class. */
+driver_error_class rdb_fail(rdb_session *s, char *err, const char *what);
 /* A SQL-like error of our own (e.g. duplicate key 1062, no such table 1146). */
-db_error_t rdb_fail_sql(rdb_session *s, db_error_t cls, int sql_errno, const char *state,
-                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+driver_error_class rdb_fail_sql(rdb_session *s, driver_error_class cls, int sql_errno,
+                                const char *state,
+                                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 int rdb_begin(rdb_session *s, bool explicit_txn);
 int rdb_commit(rdb_session *s);
@@ -237,33 +250,5 @@ static inline void rdb_meta_key(char *out, uint32_t table)
   out[0] = 'm';
   rdb_put_u32(out + 1, table);
 }
-
-/* Row value: k:i64 (native order), c_len:u16, c, pad_len:u16, pad. */
-typedef struct {
-  int64_t k;
-  const char *c;
-  uint16_t c_len;
-  const char *pad;
-  uint16_t pad_len;
-} rdb_row;
-
-size_t rdb_row_encode(char *out, int64_t k, const char *c, size_t c_len, const char *pad,
-                      size_t pad_len);
-bool rdb_row_decode(const char *v, size_t len, rdb_row *row);
-
-/* Table metadata (flags are db_kv.h's KV_TABLE_*). */
-typedef struct {
-  uint32_t flags;
-  uint64_t rows_loaded;
-  uint64_t checksum;         /* sum of rdb_row_hash over the rows loaded */
-} rdb_table_meta;
-
-uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vlen);
-
-/* false if the table does not exist (error set on the session when `report`). */
-bool rdb_table_meta_get(rdb_session *s, uint32_t table, rdb_table_meta *meta);
-
-/* Next id for an auto-increment insert into `table` (id 0 in the INSERT). */
-int64_t rdb_next_auto_id(rdb_session *s, uint32_t table);
 
 #endif

@@ -1,11 +1,14 @@
 /*
- * rdb_config.c: the --rocksdb-* options, their defaults and checks.
+ * rdb_config.c: the --rocksdb-* options, their defaults and checks, and what the driver needs
+ * to know of the command line, read once into rdb_cfg when the driver starts: no other file
+ * of the driver reads options.
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "logger.h"
 #include "options.h"
 #include "rdb.h"
@@ -122,5 +125,15 @@ int rdb_config_load(void)
     c->options_file = NULL;
   c->stats = opt_bool("rocksdb-stats");
   c->info_log = opt_bool("rocksdb-log");
+
+  bool all = c->options_file == NULL;
+  c->apply.compression = all || opt_is_set("rocksdb-compression");
+  c->apply.write_buffer_size = all || opt_is_set("rocksdb-write-buffer-size");
+  c->apply.table = all || opt_is_set("rocksdb-cache-size") ||
+                   opt_is_set("rocksdb-block-size") || opt_is_set("rocksdb-bloom-bits");
+
+  const char *command = args_current_command();
+  c->prepare = command != NULL && strcmp(command, "prepare") == 0;
+  c->cleanup = command != NULL && strcmp(command, "cleanup") == 0;
   return 0;
 }

@@ -4,6 +4,7 @@
  * understands (BEGIN, COMMIT, ROLLBACK), key-value statements, result rows, and the report
  * it adds after a run (--rocksdb-stats).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,19 +12,17 @@
 #include <string.h>
 #include <strings.h>
 
-#include "args.h"
 #include "logger.h"
 #include "rdb.h"
 #include "rdb_kv.h"
 #include "rdb_load.h"
+#include "rdb_bulk.h"
+#include "rdb_meta.h"
 #include "rdb_sbtest.h"
-
-static bool loaded_tables;
-static bool dropped_tables;
 
 static int rdb_init(void)
 {
-  return rdb_store_open(args_current_command());
+  return rdb_config_load() == 0 && rdb_store_open() == 0 ? 0 : -1;
 }
 
 static int rdb_connect(db_conn *con)
@@ -43,6 +42,11 @@ static int rdb_disconnect(db_conn *con)
   return 0;
 }
 
+static void rdb_rollback_op(db_conn *con)
+{
+  rdb_rollback(con->ptr);
+}
+
 /* The statement's first word, uppercased, without surrounding blanks or a final ';'. */
 static void first_word(const char *q, size_t len, char *out, size_t outlen, size_t *rest)
 {
@@ -57,36 +61,36 @@ static void first_word(const char *q, size_t len, char *out, size_t outlen, size
   *rest = len - i;
 }
 
-static db_error_t rdb_query(db_conn *con, const char *query, size_t len, db_result *rs)
+static driver_error_class rdb_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   rdb_session *s = con->ptr;
   char word[16], second[16];
   size_t rest, rest2;
 
   first_word(query, len, word, sizeof(word), &rest);
-  rs->stat_type = DB_STAT_OTHER;
+  rs->stat_type = SB_CNT_OTHER;
   if (strcmp(word, "BEGIN") == 0 && rest == 0) {
     if (s->txn != NULL && rdb_commit(s) != 0)     /* as in MySQL, BEGIN commits an open one */
-      return con->error;
+      return con->error_class;
     rdb_begin(s, true);
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
   if (strcmp(word, "START") == 0) {
     first_word(query + (len - rest), rest, second, sizeof(second), &rest2);
     if (strcmp(second, "TRANSACTION") == 0 && rest2 == 0) {
       if (s->txn != NULL && rdb_commit(s) != 0)
-        return con->error;
+        return con->error_class;
       rdb_begin(s, true);
-      return DB_ERROR_NONE;
+      return DRIVER_ERROR_NONE;
     }
   }
   if (strcmp(word, "COMMIT") == 0 && rest == 0)
-    return rdb_commit(s) == 0 ? DB_ERROR_NONE : con->error;
+    return rdb_commit(s) == 0 ? DRIVER_ERROR_NONE : con->error_class;
   if (strcmp(word, "ROLLBACK") == 0 && rest == 0) {
     rdb_rollback(s);
-    return DB_ERROR_NONE;
+    return DRIVER_ERROR_NONE;
   }
-  return rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000",
+  return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000",
                       "the rocksdb driver runs key-value statements, not SQL (got '%.60s'): "
                       "use a bundled workload or the sysbench.kv API", query);
 }
@@ -98,7 +102,7 @@ static int rdb_prepare(db_stmt *stmt, const char *query, size_t len)
   return 1;
 }
 
-static db_error_t rdb_execute(db_stmt *stmt, db_result *rs)
+static driver_error_class rdb_execute(db_stmt *stmt, db_result *rs)
 {
   rdb_session *s = stmt->connection->ptr;
   return rdb_sbtest_execute(s, stmt->ptr, stmt, rs);
@@ -107,19 +111,19 @@ static db_error_t rdb_execute(db_stmt *stmt, db_result *rs)
 static int rdb_fetch_row(db_result *rs, db_row_t *row)
 {
   rdb_session *s = rs->connection->ptr;
-  static __thread db_value_t fields[16];
 
-  if (s->result_next >= s->result_rows || s->result_fields > 16)
+  if (s->result_next >= s->result_rows)
     return 1;
+  /* db.c gave room for the result's fields: the values go there */
+  assert(rs->nfields == s->result_fields && row->values != NULL);
   const db_value_t *v = &s->values[(size_t) s->result_next * s->result_fields];
   for (uint32_t i = 0; i < s->result_fields; i++) {
     uintptr_t at = (uintptr_t) v[i].ptr;
-    fields[i].ptr = at == 0 ? NULL : s->arena + (at - 1);
-    fields[i].len = v[i].len;
+    row->values[i].ptr = at == 0 ? NULL : s->arena + (at - 1);
+    row->values[i].len = v[i].len;
   }
   s->result_next++;
   row->ptr = NULL;
-  row->values = fields;
   return 0;
 }
 
@@ -182,9 +186,8 @@ static void rdb_report(const sb_stat_t *stat)
 
 static int rdb_done(void)
 {
-  if (loaded_tables)
-    rdb_load_finish();
-  bool remove_dir = dropped_tables && rdb.db != NULL && rdb.mode == RDB_TXN_NONE &&
+  rdb_load_finish();
+  bool remove_dir = rdb_tables_dropped() && rdb.db != NULL && rdb.mode == RDB_TXN_NONE &&
                     rdb_database_empty();
   rdb_store_close();
   if (remove_dir)
@@ -196,6 +199,7 @@ static const db_driver_ops rdb_ops = {
   .init = rdb_init,
   .connect = rdb_connect,
   .disconnect = rdb_disconnect,
+  .rollback = rdb_rollback_op,
   .prepare = rdb_prepare,
   .execute = rdb_execute,
   .query = rdb_query,
@@ -216,7 +220,7 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
     return -1;
   if (!rdb_op_parse(kind, &st->op)) {
     free(st);
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000", "unknown key-value statement '%s'", kind);
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000", "unknown key-value statement '%s'", kind);
     return -1;
   }
   if (!rdb_table_meta_get(s, table, &st->meta)) {
@@ -224,11 +228,11 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
     if (stmt->connection->error != DB_ERROR_NONE)
       return -1;
     if (rdb_sbtest_state(s, table) == KV_TABLE_INCOMPLETE)
-      rdb_fail_sql(s, DB_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' in the RocksDB database "
+      rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' in the RocksDB database "
                    "at '%s' was left incomplete by an interrupted prepare: run `cleanup`, or "
                    "the same `prepare` with --resume", table, rdb_cfg.path);
     else
-      rdb_fail_sql(s, DB_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' doesn't exist in the "
+      rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1146, "42S02", "Table 'sbtest%u' doesn't exist in the "
                    "RocksDB database at '%s' (run the prepare command first)", table,
                    rdb_cfg.path);
     return -1;
@@ -241,13 +245,11 @@ static int rdb_prepare_kv(db_stmt *stmt, const char *kind, uint32_t table, uint3
 
 static int rdb_create_table(db_conn *con, const db_kv_table_spec *spec)
 {
-  loaded_tables = true;
   return rdb_sbtest_create(con->ptr, spec);
 }
 
 static int rdb_load_range_op(db_conn *con, const db_kv_table_spec *spec)
 {
-  loaded_tables = true;
   return rdb_sbtest_load_range(con->ptr, spec);
 }
 
@@ -270,7 +272,6 @@ static int rdb_table_sizes_op(db_conn *con, uint32_t table, int64_t *data, int64
 
 static int rdb_drop_table(db_conn *con, uint32_t table)
 {
-  dropped_tables = true;
   return rdb_sbtest_drop(con->ptr, table);
 }
 
@@ -284,7 +285,7 @@ static int rdb_bulk_add_op(db_conn *con, uint32_t table, int64_t id, int64_t k)
   return rdb_bulk_add(con->ptr, table, id, k);
 }
 
-static db_error_t rdb_bulk_flush_op(db_conn *con, db_result *rs)
+static driver_error_class rdb_bulk_flush_op(db_conn *con, db_result *rs)
 {
   return rdb_bulk_flush(con->ptr, rs);
 }

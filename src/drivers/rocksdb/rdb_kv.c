@@ -24,21 +24,21 @@ static const char *user_key(char *buffer, const char *key, size_t klen, size_t *
   return buffer;
 }
 
-static db_error_t too_long(rdb_session *s)
+static driver_error_class too_long(rdb_session *s)
 {
-  return rdb_fail_sql(s, DB_ERROR_FATAL, 1071, "42000", "key longer than %d bytes",
+  return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1071, "42000", "key longer than %d bytes",
                       USER_KEY_MAX);
 }
 
 static void read_result(db_result *rs, rdb_session *s)
 {
-  rs->stat_type = DB_STAT_READ;
+  rs->stat_type = SB_CNT_READ;
   rs->nrows = s->result_rows;
   rs->nfields = s->result_fields;
 }
 
-db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, int for_update,
-                      db_result *rs)
+driver_error_class rdb_kv_get(db_conn *con, const char *key, size_t klen, int for_update,
+                              db_result *rs)
 {
   rdb_session *s = con->ptr;
   size_t len;
@@ -58,11 +58,11 @@ db_error_t rdb_kv_get(db_conn *con, const char *key, size_t klen, int for_update
     rocksdb_pinnableslice_destroy(v);
   }
   read_result(rs, s);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-db_error_t rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
-                            const size_t *klens, db_result *rs)
+driver_error_class rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
+                                    const size_t *klens, db_result *rs)
 {
   rdb_session *s = con->ptr;
   char **stored = calloc(n ? n : 1, sizeof(char *));
@@ -70,10 +70,10 @@ db_error_t rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
   char **values = calloc(n ? n : 1, sizeof(char *));
   size_t *vlens = calloc(n ? n : 1, sizeof(size_t));
   char **errs = calloc(n ? n : 1, sizeof(char *));
-  db_error_t rc = DB_ERROR_NONE;
+  driver_error_class rc = DRIVER_ERROR_NONE;
 
   if (stored == NULL || stored_len == NULL || values == NULL || vlens == NULL || errs == NULL) {
-    rc = rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory");
+    rc = rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "Out of memory");
     goto out;
   }
   for (size_t i = 0; i < n; i++) {
@@ -83,7 +83,7 @@ db_error_t rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
     }
     stored[i] = malloc(klens[i] + 1);
     if (stored[i] == NULL) {
-      rc = rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory");
+      rc = rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "Out of memory");
       goto out;
     }
     user_key(stored[i], keys[i], klens[i], &stored_len[i]);
@@ -92,7 +92,7 @@ db_error_t rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
   rdb_result_reset(s, 1);
   for (size_t i = 0; i < n; i++) {
     if (errs[i] != NULL) {
-      if (rc == DB_ERROR_NONE)
+      if (rc == DRIVER_ERROR_NONE)
         rc = rdb_fail(s, errs[i], "multi-get");
       else
         rocksdb_free(errs[i]);
@@ -105,7 +105,7 @@ db_error_t rdb_kv_multi_get(db_conn *con, size_t n, const char *const *keys,
     if (values[i] != NULL)
       rocksdb_free(values[i]);
   }
-  if (rc == DB_ERROR_NONE)
+  if (rc == DRIVER_ERROR_NONE)
     read_result(rs, s);
 out:
   for (size_t i = 0; stored != NULL && i < n; i++)
@@ -118,8 +118,8 @@ out:
   return rc;
 }
 
-db_error_t rdb_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,
-                       size_t upper_len, uint32_t limit, db_result *rs)
+driver_error_class rdb_kv_scan(db_conn *con, const char *start, size_t start_len, const char *upper,
+                               size_t upper_len, uint32_t limit, db_result *rs)
 {
   rdb_session *s = con->ptr;
   size_t sl, ul;
@@ -153,12 +153,12 @@ db_error_t rdb_kv_scan(db_conn *con, const char *start, size_t start_len, const 
   if (err != NULL)
     return rdb_fail(s, err, "scan");
   read_result(rs, s);
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 /* A single put or delete: one atomic write (or part of the open transaction). */
-static db_error_t write_one(rdb_session *s, const char *key, size_t klen, const char *value,
-                            size_t vlen, bool put, db_result *rs)
+static driver_error_class write_one(rdb_session *s, const char *key, size_t klen, const char *value,
+                                    size_t vlen, bool put, db_result *rs)
 {
   size_t len;
   char *err = NULL;
@@ -171,18 +171,18 @@ static db_error_t write_one(rdb_session *s, const char *key, size_t klen, const 
     rdb_delete(s, k, len, &err);
   if (rdb_apply(s, &err) != 0)
     return rdb_fail(s, err, put ? "put" : "delete");
-  rs->stat_type = DB_STAT_WRITE;
+  rs->stat_type = SB_CNT_WRITE;
   rs->nrows = 1;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
-db_error_t rdb_kv_put(db_conn *con, const char *key, size_t klen, const char *value,
-                      size_t vlen, db_result *rs)
+driver_error_class rdb_kv_put(db_conn *con, const char *key, size_t klen, const char *value,
+                              size_t vlen, db_result *rs)
 {
   return write_one(con->ptr, key, klen, value, vlen, true, rs);
 }
 
-db_error_t rdb_kv_delete(db_conn *con, const char *key, size_t klen, db_result *rs)
+driver_error_class rdb_kv_delete(db_conn *con, const char *key, size_t klen, db_result *rs)
 {
   return write_one(con->ptr, key, klen, NULL, 0, false, rs);
 }
@@ -233,7 +233,7 @@ static void replay_delete(void *state, const char *k, size_t kl)
   rdb_delete(s, k, kl, &s->replay_error);
 }
 
-db_error_t rdb_kv_batch_write(db_conn *con, db_result *rs)
+driver_error_class rdb_kv_batch_write(db_conn *con, db_result *rs)
 {
   rdb_session *s = con->ptr;
   rocksdb_writebatch_t *b = user_batch(s);
@@ -246,9 +246,9 @@ db_error_t rdb_kv_batch_write(db_conn *con, db_result *rs)
   rocksdb_writebatch_clear(b);
   if (rdb_apply(s, &err) != 0)
     return rdb_fail(s, err, "batch write");
-  rs->stat_type = count > 0 ? DB_STAT_WRITE : DB_STAT_OTHER;
+  rs->stat_type = count > 0 ? SB_CNT_WRITE : SB_CNT_OTHER;
   rs->nrows = (uint32_t) count;
-  return DB_ERROR_NONE;
+  return DRIVER_ERROR_NONE;
 }
 
 void rdb_kv_batch_clear(db_conn *con)

@@ -23,6 +23,8 @@
 #include "meminfo.h"
 #include "rdb.h"
 #include "rdb_load.h"
+#include "rdb_meta.h"
+#include "rdb_row.h"
 #include "sbtest_rows.h"
 
 /* Rows per in-memory sort of secondary index entries (16 B/row): bounds that memory. */
@@ -44,8 +46,10 @@ static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static table_state tables[MAX_TABLES];
 static size_t table_count;
 
-/* For the page cache warm-up after the load. */
+/* For the page cache warm-up after the load, and the directory's removal after cleanup
+   (all under load_mutex: every loading or dropping thread counts). */
 static uint32_t tables_loaded;
+static uint32_t tables_dropped;
 /* Loads through sysbench.kv.create_table() (scripts of their own; the bundled workloads
    report through load_report.c): what the summary at exit says. */
 static uint32_t direct_tables;
@@ -78,40 +82,6 @@ static bool table_has_keys(rdb_session *s, uint32_t table)
   return any;
 }
 
-/* What a table's metadata key holds while the table is loaded: shorter than the record of a
-   finished load (the only value rdb_table_meta_get takes), so until that record replaces it
-   the table is incomplete for every command, even when the load was stopped before any of
-   its files was ingested. */
-#define LOADING_MARK "loading"
-
-static bool meta_key_present(rdb_session *s, uint32_t table)
-{
-  char key[RDB_META_KEY_LEN], *err = NULL;
-  rdb_meta_key(key, table);
-  rocksdb_pinnableslice_t *v = rdb_get(s, key, sizeof(key), false, &err);
-  if (err != NULL)
-    rocksdb_free(err);
-  if (v == NULL)
-    return false;
-  rocksdb_pinnableslice_destroy(v);
-  return true;
-}
-
-/* Marks the table incomplete before any of its rows goes in (every slice does: the mark
-   is the same, and the record of the finished load comes after the last slice). */
-static int mark_loading(rdb_session *s, uint32_t table)
-{
-  char key[RDB_META_KEY_LEN], *err = NULL;
-  rdb_meta_key(key, table);
-  rocksdb_put(rdb.db, s->write, key, sizeof(key), LOADING_MARK, sizeof(LOADING_MARK) - 1,
-              &err);
-  if (err != NULL) {
-    rdb_fail(s, err, "table metadata");
-    return -1;
-  }
-  return 0;
-}
-
 /* The first thread to reach a table checks it is new; the others wait for that answer. */
 static bool claim_table(rdb_session *s, uint32_t table)
 {
@@ -128,10 +98,10 @@ static bool claim_table(rdb_session *s, uint32_t table)
   int state = t->state;
   pthread_mutex_unlock(&load_mutex);
   if (state == KV_TABLE_INCOMPLETE)
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists: it was "
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists: it was "
                  "left incomplete by an interrupted prepare (`cleanup` drops it)", table);
   else if (state != KV_TABLE_ABSENT)
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1050, "42S01", "Table 'sbtest%u' already exists", table);
   return state == KV_TABLE_ABSENT;
 }
 
@@ -320,31 +290,6 @@ static void stream_abandon(sst_stream *st)
   }
 }
 
-/* A 64-bit hash of a row, 8 bytes per step (multiply-xorshift); only for comparing a load
-   with what is read back, so speed matters more than quality beyond "any change shows". */
-static inline uint64_t hash_step(uint64_t h, uint64_t word)
-{
-  h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
-  return h ^ (h >> 29);
-}
-
-static uint64_t hash_bytes(uint64_t h, const char *p, size_t n)
-{
-  uint64_t word;
-  for (; n >= 8; p += 8, n -= 8) {
-    memcpy(&word, p, 8);
-    h = hash_step(h, word);
-  }
-  word = 0;
-  memcpy(&word, p, n);
-  return hash_step(h, word ^ ((uint64_t) n << 56));
-}
-
-uint64_t rdb_row_hash(const char *key, size_t klen, const char *value, size_t vlen)
-{
-  return hash_bytes(hash_bytes(0x243F6A8885A308D3ULL, key, klen), value, vlen);
-}
-
 /* Load ids [first, last] of `table` in chunks; *checksum gets the sum of row hashes.
    KV_LOAD_STOPPED when the command is stopping (the unfinished files are dropped). */
 static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t first, int64_t last,
@@ -362,9 +307,9 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
 
   if (!sbtest_rows_init(&rows, spec->seed, spec->table, spec->rows, spec->c_template,
                         spec->pad_template, &why))
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1406, "22001", "%s", why), -1;
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1406, "22001", "%s", why), -1;
   if (secondary && (pairs = malloc(CHUNK_ROWS * sizeof(k_id))) == NULL)
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "Out of memory"), -1;
 
   /* Names unique per table and id range, so concurrent slices never share a file. */
   snprintf(primary_name, sizeof(primary_name), "%u-%" PRId64 "-p", spec->table, first);
@@ -421,29 +366,14 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   return rc;
 }
 
-static int write_meta(rdb_session *s, const db_kv_table_spec *spec, uint64_t checksum)
-{
-  char key[RDB_META_KEY_LEN], value[20], *err = NULL;
-  rdb_meta_key(key, spec->table);
-  memcpy(value, &spec->flags, 4);
-  memcpy(value + 4, &spec->rows, 8);
-  memcpy(value + 12, &checksum, 8);
-  rocksdb_put(rdb.db, s->write, key, sizeof(key), value, sizeof(value), &err);
-  if (err != NULL) {
-    rdb_fail(s, err, "table metadata");
-    return -1;
-  }
-  return 0;
-}
-
 int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
 {
   if (spec->slices == 0 || spec->slice >= spec->slices) {
-    rdb_fail_sql(s, DB_ERROR_FATAL, 1064, "42000", "bad table slice %u of %u", spec->slice,
+    rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1064, "42000", "bad table slice %u of %u", spec->slice,
                  spec->slices);
     return -1;
   }
-  if (!claim_table(s, spec->table) || mark_loading(s, spec->table) != 0)
+  if (!claim_table(s, spec->table) || rdb_table_meta_mark_loading(s, spec->table) != 0)
     return -1;
 
   int64_t rows = (int64_t) spec->rows;
@@ -479,14 +409,14 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
   }
   pthread_mutex_unlock(&load_mutex);
   if (last_slice && rc == 0)
-    rc = write_meta(s, spec, checksum);
+    rc = rdb_table_meta_put(s, spec->table, spec->flags, spec->rows, checksum);
   return rc;
 }
 
 int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
 {
   uint64_t checksum = 0;
-  if (mark_loading(s, spec->table) != 0)
+  if (rdb_table_meta_mark_loading(s, spec->table) != 0)
     return -1;
   if (!sb_load_test_pause())
     return KV_LOAD_STOPPED;
@@ -500,7 +430,8 @@ int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
     t->checksum += checksum;
   pthread_mutex_unlock(&load_mutex);
   if (t == NULL)
-    return rdb_fail_sql(s, DB_ERROR_FATAL, 1037, "HY001", "more than %d tables", MAX_TABLES), -1;
+    return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "more than %d tables",
+                        MAX_TABLES), -1;
   return 0;
 }
 
@@ -513,8 +444,7 @@ int rdb_sbtest_finish(rdb_session *s, uint32_t table, uint64_t rows, uint32_t fl
     *t = (table_state) { .table = table };
   tables_loaded++;
   pthread_mutex_unlock(&load_mutex);
-  db_kv_table_spec spec = { .table = table, .rows = rows, .flags = flags };
-  return write_meta(s, &spec, checksum);
+  return rdb_table_meta_put(s, table, flags, rows, checksum);
 }
 
 int rdb_sbtest_state(rdb_session *s, uint32_t table)
@@ -523,7 +453,7 @@ int rdb_sbtest_state(rdb_session *s, uint32_t table)
   if (rdb_table_meta_get(s, table, &meta))
     return KV_TABLE_COMPLETE;
   /* keys without the record: a load stopped before this version marked tables */
-  return meta_key_present(s, table) || table_has_keys(s, table) ? KV_TABLE_INCOMPLETE
+  return rdb_table_meta_present(s, table) || table_has_keys(s, table) ? KV_TABLE_INCOMPLETE
                                                              : KV_TABLE_ABSENT;
 }
 
@@ -570,9 +500,20 @@ int rdb_sbtest_drop(rdb_session *s, uint32_t table)
     rdb_fail(s, err, "drop table");
     return -1;
   }
+  pthread_mutex_lock(&load_mutex);
+  tables_dropped++;
+  pthread_mutex_unlock(&load_mutex);
   /* Give the space back now rather than at some later compaction. */
   rocksdb_compact_range(rdb.db, start, sizeof(start), end, sizeof(end));
   return 0;
+}
+
+bool rdb_tables_dropped(void)
+{
+  pthread_mutex_lock(&load_mutex);
+  bool dropped = tables_dropped > 0;
+  pthread_mutex_unlock(&load_mutex);
+  return dropped;
 }
 
 bool rdb_database_empty(void)

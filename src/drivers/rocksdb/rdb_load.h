@@ -23,8 +23,11 @@ int rdb_sbtest_drop(rdb_session *s, uint32_t table);
 /* Read a table back and compare with what its load recorded: 0 equal, 1 different (report
    says how), -1 read error. */
 int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report_len);
-/* At exit, after loads: read the new table files into the OS page cache. */
+/* At exit: after loads, the summary of direct loads and the new table files read into the
+   OS page cache; nothing when no table was loaded. */
 void rdb_load_finish(void);
+/* At exit: some table was dropped (the directory may be left empty). */
+bool rdb_tables_dropped(void);
 /* True when no key at all is left. */
 bool rdb_database_empty(void);
 

@@ -1,41 +1,19 @@
 /*
- * rdb_sbtest.h: key-value statements on the sbtest tables (see rdb_sbtest.c).
+ * rdb_sbtest.h: the key-value statements of the sbtest workloads by name, and running one
+ * (rdb_sbtest.c).
  */
 #ifndef SB_RDB_SBTEST_H
 #define SB_RDB_SBTEST_H
 
 #include <stdbool.h>
-#include <stdint.h>
 
+#include "db.h"
 #include "rdb.h"
+#include "rdb_stmt.h"
 
-typedef enum {
-  RDB_OP_POINT_SELECT,       /* SELECT c FROM t WHERE id=? */
-  RDB_OP_SIMPLE_RANGE,       /* SELECT c FROM t WHERE id BETWEEN ? AND ? */
-  RDB_OP_SUM_RANGE,          /* SELECT SUM(k) ... BETWEEN */
-  RDB_OP_ORDER_RANGE,        /* SELECT c ... BETWEEN ... ORDER BY c */
-  RDB_OP_DISTINCT_RANGE,     /* SELECT DISTINCT c ... BETWEEN ... ORDER BY c */
-  RDB_OP_INDEX_UPDATE,       /* UPDATE t SET k=k+1 WHERE id=? */
-  RDB_OP_NON_INDEX_UPDATE,   /* UPDATE t SET c=? WHERE id=? */
-  RDB_OP_DELETE,             /* DELETE FROM t WHERE id=? */
-  RDB_OP_INSERT,             /* INSERT INTO t (id, k, c, pad) VALUES (?, ?, ?, ?) */
-  RDB_OP_SECONDARY_RANGE,    /* SELECT c FROM t WHERE k >= ? LIMIT n */
-  RDB_OP_RANDOM_POINTS,      /* SELECT id, k, c, pad FROM t WHERE k IN (?, ...) */
-  RDB_OP_RANDOM_RANGES       /* SELECT count(k) FROM t WHERE k BETWEEN ? AND ? OR ... */
-} rdb_op;
-
-/* A prepared key-value statement (db_stmt.ptr). */
-typedef struct {
-  rdb_op op;
-  uint32_t table;
-  uint32_t limit;            /* RDB_OP_SECONDARY_RANGE */
-  rdb_table_meta meta;
-} rdb_stmt;
-
+/* "point_selects", "index_updates", ... (sysbench.kv's names) */
 bool rdb_op_parse(const char *name, rdb_op *op);
-db_error_t rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt, db_result *rs);
-
-int rdb_bulk_add(rdb_session *s, uint32_t table, int64_t id, int64_t k);
-db_error_t rdb_bulk_flush(rdb_session *s, db_result *rs);
+driver_error_class rdb_sbtest_execute(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
+                                      db_result *rs);
 
 #endif

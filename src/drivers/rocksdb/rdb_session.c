@@ -62,8 +62,8 @@ void rdb_session_free(rdb_session *s)
 /* Errors                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-db_error_t rdb_fail_sql(rdb_session *s, db_error_t cls, int sql_errno, const char *state,
-                        const char *fmt, ...)
+driver_error_class rdb_fail_sql(rdb_session *s, driver_error_class cls, int sql_errno,
+                                const char *state, const char *fmt, ...)
 {
   char message[512];
   va_list ap;
@@ -74,24 +74,23 @@ db_error_t rdb_fail_sql(rdb_session *s, db_error_t cls, int sql_errno, const cha
   return cls;
 }
 
-db_error_t rdb_fail(rdb_session *s, char *err, const char *what)
+driver_error_class rdb_fail(rdb_session *s, char *err, const char *what)
 {
-  db_error_t cls;
+  driver_error_class cls;
 
   /* Conflicts and lock waits end like an InnoDB deadlock or lock wait timeout: the
-     transaction is gone and the event is retried. */
+     transaction is rolled back (the database layer calls rdb_rollback) and the event is
+     retried. */
   if (strstr(err, "Busy") != NULL || strstr(err, "busy") != NULL ||
       strstr(err, "Deadlock") != NULL || strstr(err, "TryAgain") != NULL ||
       strstr(err, "Try again") != NULL) {
-    rdb_rollback(s);
-    cls = rdb_fail_sql(s, DB_ERROR_IGNORABLE, 1213, "40001",
+    cls = rdb_fail_sql(s, DRIVER_ERROR_RESTART_TRANSACTION, 1213, "40001",
                        "Deadlock or write conflict in RocksDB (%s): %s", what, err);
   } else if (strstr(err, "TimedOut") != NULL || strstr(err, "timed out") != NULL) {
-    rdb_rollback(s);
-    cls = rdb_fail_sql(s, DB_ERROR_IGNORABLE, 1205, "HY000",
+    cls = rdb_fail_sql(s, DRIVER_ERROR_RESTART_TRANSACTION, 1205, "HY000",
                        "Lock wait timeout in RocksDB (%s): %s", what, err);
   } else {
-    cls = rdb_fail_sql(s, DB_ERROR_FATAL, 1030, "HY000", "RocksDB error (%s): %s", what, err);
+    cls = rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1030, "HY000", "RocksDB error (%s): %s", what, err);
   }
   rocksdb_free(err);
   return cls;
@@ -135,7 +134,7 @@ int rdb_commit(rdb_session *s)
     return 0;
   rocksdb_transaction_commit(s->txn, &err);
   if (err != NULL) {
-    rdb_fail(s, err, "COMMIT");      /* rolls back and retires the transaction */
+    rdb_fail(s, err, "COMMIT");      /* a conflict: the database layer rolls back */
     return -1;
   }
   retire(s);

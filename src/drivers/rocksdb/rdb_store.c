@@ -15,7 +15,6 @@
 
 #include "load_state.h"
 #include "logger.h"
-#include "options.h"
 #include "rdb.h"
 
 rdb_store rdb;
@@ -270,11 +269,6 @@ static int apply_options_file(rocksdb_options_t **options, const char *file)
   return 0;
 }
 
-static bool given(const char *option)
-{
-  return rdb_cfg.options_file == NULL || opt_is_set(option);
-}
-
 static int build_options(bool create)
 {
   rdb_config *c = &rdb_cfg;
@@ -295,9 +289,9 @@ static int build_options(bool create)
      unlike a level past it, it is one its OPTIONS file can record. */
   rocksdb_options_set_info_log_level(rdb.options, c->info_log ? RDB_LOG_INFO : RDB_LOG_HEADER);
 
-  if (given("rocksdb-compression"))
+  if (c->apply.compression)
     rocksdb_options_set_compression(rdb.options, c->compression);
-  if (given("rocksdb-write-buffer-size"))
+  if (c->apply.write_buffer_size)
     rocksdb_options_set_write_buffer_size(rdb.options, c->write_buffer_size);
   if (c->direct_io) {
     rocksdb_options_set_use_direct_reads(rdb.options, 1);
@@ -308,8 +302,7 @@ static int build_options(bool create)
 
   /* Index and filter blocks live in the block cache, so memory stays within
      --rocksdb-cache-size plus the memtables. */
-  if (given("rocksdb-cache-size") || given("rocksdb-block-size") ||
-      given("rocksdb-bloom-bits")) {
+  if (c->apply.table) {
     rdb.table_options = rocksdb_block_based_options_create();
     rdb.cache = rocksdb_cache_create_lru(c->cache_size);
     rocksdb_block_based_options_set_block_cache(rdb.table_options, rdb.cache);
@@ -369,13 +362,12 @@ static void open_failed(void)
   rdb.created_directory = false;
 }
 
-int rdb_store_open(const char *command)
+int rdb_store_open(void)
 {
-  bool prepare = command != NULL && strcmp(command, "prepare") == 0;
-  bool cleanup = command != NULL && strcmp(command, "cleanup") == 0;
+  bool prepare = rdb_cfg.prepare, cleanup = rdb_cfg.cleanup;
   char *err = NULL;
 
-  if (rdb_config_load() != 0 || check_path(rdb_cfg.path, prepare) != 0)
+  if (check_path(rdb_cfg.path, prepare) != 0)
     return -1;
   if (build_options(prepare) != 0) {
     open_failed();

@@ -20,44 +20,46 @@ static bool *server_checked;
 
 /* ---- hooks into the mysql driver ---- */
 
-/* Consecutive transient errors of this thread, forgotten after a quiet second. */
-static __thread unsigned transient_streak;
-static __thread uint64_t last_transient_ns;
+/* What the driver keeps per connection, beside the mysql driver's state. */
+typedef struct {
+  unsigned transient_streak;     /* consecutive transient errors, forgotten after a quiet */
+  uint64_t last_transient_ns;    /* second */
+} tidb_connection;
 
-static void back_off(void)
+static void back_off(tidb_connection *t)
 {
   uint64_t now = clock_now_ns();
-  if (now - last_transient_ns > NS_PER_SEC)
-    transient_streak = 0;
-  last_transient_ns = now;
-  transient_streak++;
-  unsigned ms = tidb_backoff_ms(transient_streak, tidb_config.backoff_max_ms,
+  if (now - t->last_transient_ns > NS_PER_SEC)
+    t->transient_streak = 0;
+  t->last_transient_ns = now;
+  t->transient_streak++;
+  unsigned ms = tidb_backoff_ms(t->transient_streak, tidb_config.backoff_max_ms,
                                 sb_rand_uniform_double());
   if (!runner_stopping())
     usleep(ms * 1000u);
 }
 
-static mysqldrv_error_class classify(unsigned sql_errno, const char *sql_state,
-                                     mysqldrv_error_class chosen)
+static driver_error_class classify(unsigned sql_errno, const char *sql_state,
+                                   driver_error_class chosen)
 {
   (void) sql_state;
-  tidb_count_error(sql_errno);
   /* A TiDB server going away is a reason to use another, not to stop. */
   if (mysqldrv_is_connection_loss(sql_errno))
-    return MYSQL_ERROR_CLASS_RECONNECT;
-  switch (tidb_error_kind_of(&tidb_config.rules, sql_errno)) {
-    case TIDB_ERROR_RESTART:
-      return MYSQL_ERROR_CLASS_IGNORABLE;
-    case TIDB_ERROR_TRANSIENT:
-      back_off();
-      return MYSQL_ERROR_CLASS_IGNORABLE;
-    case TIDB_ERROR_HOPELESS:
-      log_text(LOG_FATAL, "TiDB error %u (%s) cannot succeed on retry: %s", sql_errno,
-               tidb_error_name(sql_errno), tidb_error_advice(sql_errno));
-      return MYSQL_ERROR_CLASS_FATAL;
-    default:
-      return chosen;
-  }
+    return DRIVER_ERROR_RECONNECT;
+  return tidb_error_class(&tidb_config.rules, sql_errno, chosen);
+}
+
+/* Every error is counted by code for the report; a transient one backs off before the
+   transaction restarts; one retrying cannot fix says what to change. */
+static void failed(db_conn *con, unsigned sql_errno, driver_error_class cls)
+{
+  tidb_count_error(sql_errno);
+  if (cls == DRIVER_ERROR_RESTART_TRANSACTION &&
+      tidb_error_transient(&tidb_config.rules, sql_errno))
+    back_off(con->ptr != NULL ? mysqldrv_layer_state(con) : &(tidb_connection) {0});
+  else if (cls == DRIVER_ERROR_FATAL && tidb_error_advice(sql_errno) != NULL)
+    log_text(LOG_FATAL, "TiDB error %u (%s) cannot succeed on retry: %s", sql_errno,
+             tidb_error_name(sql_errno), tidb_error_advice(sql_errno));
 }
 
 static void choose_endpoint(mysqldrv_endpoint *ep)
@@ -127,6 +129,8 @@ static int tidb_init(void)
   static const mysqldrv_defaults defaults = { .port = 4000, .user = "root" };
   static const mysqldrv_hooks hooks = {
     .classify = classify,
+    .failed = failed,
+    .connection_state_size = sizeof(tidb_connection),
     .reconnect_endpoint = reconnect_endpoint,
     .after_connect = after_connect,
     .choose_endpoint = choose_endpoint,
@@ -172,13 +176,13 @@ static unsigned server_of(db_conn *con)
   return c != NULL && c->endpoint.index < tidb_server_count ? c->endpoint.index : 0;
 }
 
-static db_error_t tidb_query(db_conn *con, const char *query, size_t len, db_result *rs)
+static driver_error_class tidb_query(db_conn *con, const char *query, size_t len, db_result *rs)
 {
   tidb_count_query(con->thread_id, server_of(con));
   return mysqldrv_query(con, query, len, rs);
 }
 
-static db_error_t tidb_execute(db_stmt *stmt, db_result *rs)
+static driver_error_class tidb_execute(db_stmt *stmt, db_result *rs)
 {
   tidb_count_query(stmt->connection->thread_id, server_of(stmt->connection));
   return mysqldrv_execute(stmt, rs);

@@ -10,13 +10,14 @@
 #include <stdint.h>
 
 #include "db.h"
-#include "mysql_driver.h"
+#include "drivers/error_codes.h"
+#include "drivers/mysql/mysql_driver.h"
 #include "tidb_rules.h"
 
 typedef struct {
   tidb_error_rules rules;        /* --tidb-retry-errors, --tidb-transient-errors */
-  unsigned *restart_codes;
-  unsigned *transient_codes;
+  error_code_list restart_codes;
+  error_code_list transient_codes;
   unsigned backoff_max_ms;       /* --tidb-backoff-max */
   char **session;                /* SET SESSION statements of every (re)connect */
   int session_count;

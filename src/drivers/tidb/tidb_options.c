@@ -61,20 +61,16 @@ const option_decl tidb_args[] = {
   {.name = NULL}
 };
 
-/* A list option of error codes (checked by its declaration) into a fresh array. */
-static int load_codes(const char *option, unsigned **out, size_t *count)
+/* A list option of error numbers (checked by its declaration before anything runs). */
+static int load_codes(const char *option, error_code_list *list)
 {
   size_t n;
   const char *const *items = opt_list(option, &n);
-  unsigned *codes = calloc(n ? n : 1, sizeof(unsigned));
-
-  if (codes == NULL)
-    return -1;
-  for (size_t i = 0; i < n; i++)
-    codes[i] = (unsigned) strtoul(items[i], NULL, 10);
-  *out = codes;
-  *count = n;
-  return 0;
+  const char *bad = error_codes_parse(list, ERROR_CODES_NUMBERS, false, items, n);
+  if (bad != NULL && *bad != '\0')
+    log_text(LOG_FATAL, "Invalid value for --%s: '%s' (expected a list of error numbers, "
+             "e.g. 9007,8002)", option, bad);
+  return bad == NULL ? 0 : -1;
 }
 
 int tidb_settings_load(void)
@@ -83,11 +79,13 @@ int tidb_settings_load(void)
   char why[256];
 
   memset(t, 0, sizeof(*t));
-  if (load_codes("tidb-retry-errors", &t->restart_codes, &t->rules.restart_count) != 0 ||
-      load_codes("tidb-transient-errors", &t->transient_codes, &t->rules.transient_count) != 0)
+  if (load_codes("tidb-retry-errors", &t->restart_codes) != 0 ||
+      load_codes("tidb-transient-errors", &t->transient_codes) != 0)
     return -1;
-  t->rules.restart = t->restart_codes;
-  t->rules.transient = t->transient_codes;
+  t->rules.restart = t->restart_codes.numbers;
+  t->rules.restart_count = t->restart_codes.count;
+  t->rules.transient = t->transient_codes.numbers;
+  t->rules.transient_count = t->transient_codes.count;
 
   /* ranges and words: checked by the declarations before anything runs */
   t->backoff_max_ms = (unsigned) opt_int("tidb-backoff-max");
@@ -126,7 +124,7 @@ void tidb_settings_free(void)
   for (int i = 0; i < t->session_count; i++)
     free(t->session[i]);
   free(t->session);
-  free(t->restart_codes);
-  free(t->transient_codes);
+  error_codes_free(&t->restart_codes);
+  error_codes_free(&t->transient_codes);
   memset(t, 0, sizeof(*t));
 }

@@ -27,15 +27,21 @@ static bool listed(const unsigned *list, size_t n, unsigned code)
   return false;
 }
 
-tidb_error_kind tidb_error_kind_of(const tidb_error_rules *rules, unsigned sql_errno)
+driver_error_class tidb_error_class(const tidb_error_rules *rules, unsigned sql_errno,
+                                    driver_error_class chosen)
 {
-  if (listed(rules->restart, rules->restart_count, sql_errno))
-    return TIDB_ERROR_RESTART;
-  if (listed(rules->transient, rules->transient_count, sql_errno))
-    return TIDB_ERROR_TRANSIENT;
+  if (listed(rules->restart, rules->restart_count, sql_errno) ||
+      tidb_error_transient(rules, sql_errno))
+    return DRIVER_ERROR_RESTART_TRANSACTION;
   if (tidb_error_advice(sql_errno) != NULL)
-    return TIDB_ERROR_HOPELESS;
-  return TIDB_ERROR_OTHER;
+    return DRIVER_ERROR_FATAL;
+  return chosen;
+}
+
+bool tidb_error_transient(const tidb_error_rules *rules, unsigned sql_errno)
+{
+  return listed(rules->transient, rules->transient_count, sql_errno) &&
+         !listed(rules->restart, rules->restart_count, sql_errno);
 }
 
 static const struct {

@@ -11,14 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- errors ---- */
+#include "drivers/driver_error.h"
 
-typedef enum {
-  TIDB_ERROR_OTHER,        /* not TiDB's business: --mysql-ignore-errors decides */
-  TIDB_ERROR_RESTART,      /* restart the transaction now (conflicts, schema changes) */
-  TIDB_ERROR_TRANSIENT,    /* back off, then restart (PD/TiKV time-outs, busy, no region) */
-  TIDB_ERROR_HOPELESS      /* retrying cannot help: fatal, with advice */
-} tidb_error_kind;
+/* ---- errors ---- */
 
 typedef struct {
   const unsigned *restart;
@@ -33,7 +28,15 @@ extern const size_t tidb_default_restart_count;
 extern const unsigned tidb_default_transient[];
 extern const size_t tidb_default_transient_count;
 
-tidb_error_kind tidb_error_kind_of(const tidb_error_rules *rules, unsigned sql_errno);
+/* TiDB's class of an error: the restart codes (conflicts, schema changes) and the transient
+   ones (PD/TiKV time-outs, busy stores, unavailable regions) restart the transaction, those
+   retrying cannot fix are fatal (tidb_error_advice says what to change); for any other error
+   `chosen`, what --mysql-ignore-errors and the reconnect rules decided, stands. */
+driver_error_class tidb_error_class(const tidb_error_rules *rules, unsigned sql_errno,
+                                    driver_error_class chosen);
+
+/* A transient error: the transaction restarts after a back-off (tidb_backoff_ms). */
+bool tidb_error_transient(const tidb_error_rules *rules, unsigned sql_errno);
 
 /* A short name of a TiDB error ("write conflict"), or NULL for codes we do not know. */
 const char *tidb_error_name(unsigned sql_errno);

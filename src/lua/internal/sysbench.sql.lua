@@ -101,7 +101,8 @@ int db_destroy(sql_driver *drv);
 int db_driver_family(sql_driver *drv);
 
 sql_connection *db_connection_create(sql_driver * drv);
-const char *db_connect_error(void);
+sql_connection *db_connection_open(sql_driver *drv, char *why, size_t why_size);
+const char *db_connect_error(sql_connection *con);
 int db_connection_close(sql_connection *con);
 int db_connection_reconnect(sql_connection *con);
 void db_connection_free(sql_connection *con);
@@ -166,15 +167,15 @@ end
 local driver_methods = {}
 
 -- The reason a connection failed, as the driver gave it ("" when it gave none).
-local function connect_error()
-   local why = ffi.string(C.db_connect_error())
+local function reason(why)
    return why ~= "" and (": " .. why) or ""
 end
 
 function driver_methods.connect(self)
-   local con = C.db_connection_create(self)
+   local why = ffi.new("char[768]")
+   local con = C.db_connection_open(self, why, 768)
    if con == nil then
-      error("connection creation failed" .. connect_error(), 2)
+      error("connection creation failed" .. reason(ffi.string(why)), 2)
    end
    return ffi.gc(con, C.db_connection_free)
 end
@@ -216,7 +217,7 @@ end
 
 function connection_methods.reconnect(self)
    if C.db_connection_reconnect(self) ~= 0 then
-      error("reconnect failed" .. connect_error(), 2)
+      error("reconnect failed" .. reason(ffi.string(C.db_connect_error(self))), 2)
    end
 end
 

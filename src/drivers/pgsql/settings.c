@@ -1,5 +1,5 @@
 /*
- * options.c: the --pgsql-* options (1.0.20's five, with host and port taking lists, plus TLS,
+ * settings.c: the --pgsql-* options (1.0.20's five, with host and port taking lists, plus TLS,
  * the SQLSTATEs to ignore and a dry run) and their parsing into pgsqldrv_config, once, when
  * the driver starts.
  */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/pgsql/settings.h"
 #include "logger.h"
-#include "pgsql_driver.h"
 
 pgsqldrv_settings pgsqldrv_config;
 
@@ -53,7 +53,7 @@ const option_decl pgsqldrv_args[] = {
    .choices = ssl_modes},
   {.name = "pgsql-sslrootcert", .desc = "path name of the CA file for verify-ca and verify-full", .type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-ignore-errors", .desc = "list of SQLSTATEs to ignore, or \"all\"", .default_text = "40P01,23505,40001", .type = SB_ARG_TYPE_LIST,
-   .choices = all_errors, .any_case = true, .item_ok = pgsqldrv_is_sqlstate,
+   .choices = all_errors, .any_case = true, .item_ok = error_codes_is_sqlstate,
    .expect = "SQLSTATEs of five characters separated by commas, e.g. 40P01,40001, or \"all\""},
   {.name = "pgsql-dry-run", .desc = "Dry run, pretend that all PostgreSQL client API calls are successful "
    "without executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
@@ -104,17 +104,15 @@ int pgsqldrv_settings_load(void)
 
   size_t n;
   const char *const *items = opt_list("pgsql-ignore-errors", &n);
-  const char *bad = pgsqldrv_parse_ignore_list(c, items, n);
-  if (bad != NULL) {
+  const char *bad = error_codes_parse(&c->ignored, ERROR_CODES_SQLSTATES, true, items, n);
+  if (bad != NULL && *bad != '\0')
     log_text(LOG_FATAL, "Invalid value for --pgsql-ignore-errors: '%s' (expected SQLSTATEs "
              "of five characters separated by commas, e.g. 40P01,40001, or \"all\")", bad);
-    return -1;
-  }
-  return 0;
+  return bad == NULL ? 0 : -1;
 }
 
 void pgsqldrv_settings_free(void)
 {
-  free(pgsqldrv_config.ignored);
+  error_codes_free(&pgsqldrv_config.ignored);
   memset(&pgsqldrv_config, 0, sizeof(pgsqldrv_config));
 }

@@ -1,5 +1,5 @@
 /*
- * options.c: the --mysql-* options (1.0.20's, plus master's TLS and compression options) and
+ * settings.c: the --mysql-* options (1.0.20's, plus master's TLS and compression options) and
  * their parsing into mysqldrv_config, once, when the driver starts.
  */
 #include <errno.h>
@@ -8,8 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "db.h"
+#include "drivers/mysql/settings.h"
 #include "logger.h"
-#include "mysql_driver.h"
 
 mysqldrv_settings mysqldrv_config;
 
@@ -123,27 +124,14 @@ static int load_ports(const mysqldrv_defaults *defaults)
 
 static int load_ignored_errors(void)
 {
-  mysqldrv_settings *c = &mysqldrv_config;
   size_t n;
   const char *const *items = opt_list("mysql-ignore-errors", &n);
-
-  c->ignored_errors = calloc(n ? n : 1, sizeof(unsigned));
-  if (c->ignored_errors == NULL)
-    return -1;
-  for (size_t i = 0; i < n; i++) {
-    if (strcasecmp(items[i], "all") == 0) {
-      c->ignore_all = true;
-      continue;
-    }
-    long code = parse_number(items[i], 65535);
-    if (code < 0) {
-      log_text(LOG_FATAL, "Invalid value for --mysql-ignore-errors: '%s' (expected error "
-               "numbers separated by commas, or \"all\")", items[i]);
-      return -1;
-    }
-    c->ignored_errors[c->ignored_count++] = (unsigned) code;
-  }
-  return 0;
+  const char *bad = error_codes_parse(&mysqldrv_config.ignored, ERROR_CODES_NUMBERS, true,
+                                      items, n);
+  if (bad != NULL && *bad != '\0')
+    log_text(LOG_FATAL, "Invalid value for --mysql-ignore-errors: '%s' (expected error "
+             "numbers separated by commas, or \"all\")", bad);
+  return bad == NULL ? 0 : -1;
 }
 
 static int load_ssl(void)
@@ -235,6 +223,6 @@ int mysqldrv_settings_load(const mysqldrv_defaults *defaults)
 void mysqldrv_settings_free(void)
 {
   free(mysqldrv_config.ports);
-  free(mysqldrv_config.ignored_errors);
+  error_codes_free(&mysqldrv_config.ignored);
   memset(&mysqldrv_config, 0, sizeof(mysqldrv_config));
 }
