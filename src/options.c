@@ -307,11 +307,32 @@ static bool parse_number_list(sb_arg_type_t type, const char *text, int64_t *fir
   }
 }
 
+/* 1.0.20's line for a value its option parser refuses ("Invalid value for the 'name' option:
+   'value'", the name as sysbench.opt spells it), then our HINT unless expect is NULL. */
+static void generic_invalid_text(char *buf, size_t len, const char *name, const char *value,
+                                 const char *expect)
+{
+  char line[256];
+
+  snprintf(line, sizeof(line), "Invalid value for the '%s' option: '%%s'", name);
+  option_invalid_text(buf, len, name, value, line, expect);
+}
+
+void option_flag_rejected_text(char *buf, size_t len, const char *as_typed, const char *value)
+{
+  char shown_name[PRINTABLE_MAX], shown[PRINTABLE_MAX];
+
+  as_typed = printable(as_typed, shown_name, sizeof(shown_name));
+  snprintf(buf, len, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
+           "true|false or 1|0", as_typed, printable(value ? value : "", shown, sizeof(shown)),
+           as_typed);
+}
+
 /* Parse `text` as the option's type into the option. A rejected value leaves the option as
    it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
 {
-  char dash[128], shown[PRINTABLE_MAX];
+  char dash[128];
   bool ok = true;
   bool empty = text == NULL || *text == '\0';
   char **items = NULL;
@@ -323,10 +344,10 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   if (is_list) {
     ok = parse_number_list(opt->type, text, &value.integer, &value.number);
     if (!ok) {
-      snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s, "
-               "or a list of them separated by commas", opt->name,
-               printable(text, shown, sizeof(shown)),
-               dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
+      char expect[256];
+      snprintf(expect, sizeof(expect), "%s, or a list of them separated by commas",
+               type_expectation(opt->type));
+      generic_invalid_text(err, errlen, opt->name, text, expect);
       return -1;
     }
   } else switch (opt->type) {
@@ -367,28 +388,20 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   if (unparsable)
     ok = true;
   if (!ok && opt->type == SB_ARG_TYPE_BOOL) {
-    /* 1.0.20 does not take such an argument as the option at all. */
     /* 1.0.20 echoes the argument as typed; a value set by the program reads as --help shows */
-    const char *as_typed = opt->given_name ? opt->given_name
-                                           : dashed(opt->name, dash, sizeof(dash));
-    snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
-             "true|false or 1|0", as_typed, printable(text ? text : "", shown, sizeof(shown)),
-             as_typed);
+    option_flag_rejected_text(err, errlen, opt->given_name ? opt->given_name
+                                           : dashed(opt->name, dash, sizeof(dash)), text);
     return -1;
   }
   if (!ok) {
-    /* 1.0.20's line, then what would be accepted. */
     char range[512];
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s",
-             opt->name, printable(text ? text : "", shown, sizeof(shown)),
-             dashed(opt->name, dash, sizeof(dash)),
-             out_of_range ? range_expectation(&opt->rule, range, sizeof(range))
-                          : type_expectation(opt->type));
+    generic_invalid_text(err, errlen, opt->name, text,
+                         out_of_range ? range_expectation(&opt->rule, range, sizeof(range))
+                                      : type_expectation(opt->type));
     return -1;
   }
   if (opt->validate != NULL && !opt->validate(opt->name, text)) {
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name,
-             printable(text ? text : "", shown, sizeof(shown)));
+    generic_invalid_text(err, errlen, opt->name, text, NULL);   /* the script says no more */
     return -1;
   }
 
@@ -505,25 +518,43 @@ static void say_choices(const option_decl *r, char *buf, size_t len)
   }
 }
 
+void option_invalid_text(char *buf, size_t len, const char *name, const char *value,
+                         const char *compat_error, const char *expect)
+{
+  char dash[128], shown[PRINTABLE_MAX];
+  size_t used = 0;
+
+  dashed(name, dash, sizeof(dash));
+  value = printable(value != NULL ? value : "", shown, sizeof(shown));
+  buf[0] = '\0';
+  if (compat_error == NULL) {
+    snprintf(buf, len, "FATAL: Invalid value for --%s: %s (expected %s)", dash, value,
+             expect != NULL ? expect : "another value");
+    return;
+  }
+  /* The template's value slot is its last "%s" (or "%f"): text, not a format, so a '%' in a
+     name before it stays as it is. */
+  const char *slot = NULL;
+  for (const char *p = compat_error; (p = strchr(p, '%')) != NULL; p++)
+    if (p[1] == 's' || p[1] == 'f')
+      slot = p;
+  if (slot == NULL)
+    used = (size_t) snprintf(buf, len, "%s", compat_error);
+  else
+    used = (size_t) snprintf(buf, len, "%.*s%s%s", (int) (slot - compat_error), compat_error,
+                             value, slot + 2);
+  if (expect != NULL && used < len)
+    snprintf(buf + used, len - used, "\nHINT: --%s expects %s", dash, expect);
+}
+
 void option_report_invalid(const char *name, const char *value, const char *compat_error,
                            const char *expect)
 {
-  char dash[128], shown[PRINTABLE_MAX];
+  char text[2 * PRINTABLE_MAX + 1024];
 
-  dashed(name, dash, sizeof(dash));
-  value = printable(value, shown, sizeof(shown));
+  option_invalid_text(text, sizeof(text), name, value, compat_error, expect);
   fflush(stderr);
-  if (compat_error != NULL) {
-    /* The template's one "%s" is the value (not printf: the text is data, not a format). */
-    const char *slot = strstr(compat_error, "%s");
-    if (slot == NULL)
-      printf("%s", compat_error);
-    else
-      printf("%.*s%s%s", (int) (slot - compat_error), compat_error, value, slot + 2);
-    printf("\nHINT: --%s expects %s\n", dash, expect);
-  } else {
-    printf("FATAL: Invalid value for --%s: %s (expected %s)\n", dash, value, expect);
-  }
+  printf("%s\n", text);
   fflush(stdout);
 }
 

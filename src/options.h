@@ -87,10 +87,21 @@ int options_declare(const option_decl *decls, char *err, size_t errlen);
 int options_check_given(void);
 
 /*
- * Report a rejected value of --name: 1.0.20's own line (compat_error, "%s" standing for the
- * value) followed by "HINT: --name expects EXPECT", or, without a 1.0.20 line, one line
- * "FATAL: Invalid value for --name: VALUE (expected EXPECT)". To stdout, as 1.0.20's logger.
+ * The one spelling of a rejected value of --name, written to buf (no final newline): 1.0.20's
+ * own line (compat_error, its "%s" or "%f" standing for the value) followed, unless expect is
+ * NULL, by "HINT: --name expects EXPECT"; or, where 1.0.20 has no line, one line of ours:
+ * "FATAL: Invalid value for --name: VALUE (expected EXPECT)". Control bytes of the value are
+ * shown escaped.
  */
+void option_invalid_text(char *buf, size_t len, const char *name, const char *value,
+                         const char *compat_error, const char *expect);
+
+/* A boolean option given a value that is not one: 1.0.20 does not take the argument as the
+   option at all ("invalid option: --name=value"); our HINT says what it takes. `as_typed` is
+   the name as the user spelled it. */
+void option_flag_rejected_text(char *buf, size_t len, const char *as_typed, const char *value);
+
+/* option_invalid_text() printed to stdout, where 1.0.20's logger printed such lines. */
 void option_report_invalid(const char *name, const char *value, const char *compat_error,
                            const char *expect);
 

@@ -266,6 +266,30 @@ static void test_item_checks(void)
      options_check_given() == 0, "a string it accepts passes");
 }
 
+/* The one spelling of a rejected value: 1.0.20's line and a HINT, or one line of ours. */
+static void test_invalid_text(void)
+{
+  char text[512];
+
+  option_invalid_text(text, sizeof(text), "cpu_max_prime", "0",
+                      "FATAL: Invalid value of cpu-max-prime: %s.", "1 to 100");
+  ok(strcmp(text, "FATAL: Invalid value of cpu-max-prime: 0.\n"
+                  "HINT: --cpu-max-prime expects 1 to 100") == 0,
+     "1.0.20's line with the value in its slot, then the HINT with the dashed name");
+  option_invalid_text(text, sizeof(text), "rate", "-5", NULL, "0 or more");
+  ok(strcmp(text, "FATAL: Invalid value for --rate: -5 (expected 0 or more)") == 0,
+     "without a 1.0.20 line: one line of ours: %s", text);
+  option_invalid_text(text, sizeof(text), "even", "3", "Invalid value for the 'even' option: "
+                      "'%s'", NULL);
+  ok(strcmp(text, "Invalid value for the 'even' option: '3'") == 0,
+     "without an expectation: 1.0.20's line alone");
+  option_invalid_text(text, sizeof(text), "x", "\x1b[5m", NULL, "a word");
+  ok(strcmp(text, "FATAL: Invalid value for --x: \\x1b[5m (expected a word)") == 0,
+     "control bytes of the value are shown escaped: %s", text);
+  option_invalid_text(text, sizeof(text), "x", "-1.000000", "FATAL: bad x: %f.", "0 or more");
+  ok(strncmp(text, "FATAL: bad x: -1.000000.\n", 25) == 0, "a %%f slot takes the value too");
+}
+
 int main(void)
 {
   char e[256];
@@ -282,6 +306,7 @@ int main(void)
   test_redeclare();
   test_declared_checks();
   test_item_checks();
+  test_invalid_text();
   options_free_all();
   return tap_done();
 }
