@@ -703,58 +703,68 @@ void options_accept_pending(void)
 
 /* ------------------------------------------------------------------------------------------ */
 
-bool opt_bool(const char *name)
+/* The option a reader names. A name nobody declared (or only the user gave) is a bug in the
+   reader, caught here before it can read as 0; abort() so that the test suite, and a core
+   file, show where. */
+sb_option *options_get(const char *name)
 {
   sb_option *opt = options_find(name);
-  return opt != NULL && option_flag(opt);
-}
 
-int64_t opt_int(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? option_int(opt) : 0;
-}
-
-uint64_t opt_size(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? option_size(opt) : 0;
-}
-
-double opt_double(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? option_double(opt) : 0;
-}
-
-const char *opt_string(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? opt->text : NULL;
-}
-
-const char *const *opt_list(const char *name, size_t *count)
-{
-  sb_option *opt = options_find(name);
-  if (opt == NULL) {
-    *count = 0;
-    return NULL;
+  if (opt == NULL || opt->pending) {
+    fflush(stdout);
+    fprintf(stderr, "BUG: option '%s' is read but no component declares it\n", name);
+    abort();
   }
-  return option_list(opt, count);
+  return opt;
 }
 
-bool opt_is_set(const char *name)
+bool option_given(const sb_option *opt)
 {
-  sb_option *opt = options_find(name);
-  return opt != NULL && opt->user_set;
+  return opt->user_set;
 }
 
-size_t opt_numbers(const char *name, double *out, size_t max)
+/* The function names are in parentheses: options.h defines macros of the same names. */
+bool (opt_bool)(const char *name)
 {
-  sb_option *opt = options_find(name);
+  return option_flag(options_get(name));
+}
+
+int64_t (opt_int)(const char *name)
+{
+  return option_int(options_get(name));
+}
+
+uint64_t (opt_size)(const char *name)
+{
+  return option_size(options_get(name));
+}
+
+double (opt_double)(const char *name)
+{
+  return option_double(options_get(name));
+}
+
+const char *(opt_string)(const char *name)
+{
+  return options_get(name)->text;
+}
+
+const char *const *(opt_list)(const char *name, size_t *count)
+{
+  return option_list(options_get(name), count);
+}
+
+bool (opt_is_set)(const char *name)
+{
+  return options_get(name)->user_set;
+}
+
+size_t (opt_numbers)(const char *name, double *out, size_t max)
+{
+  sb_option *opt = options_get(name);
   size_t n = 0;
 
-  if (opt == NULL || opt->text == NULL || opt->text[0] == '\0')
+  if (opt->text == NULL || opt->text[0] == '\0')
     return 0;
   if (opt->item_count == 0) {        /* a single value, or an option without lists */
     if (max > 0)
@@ -765,6 +775,36 @@ size_t opt_numbers(const char *name, double *out, size_t max)
     if (i < max)
       out[i] = strtod(opt->items[i], NULL);
   return n;
+}
+
+/* The linker's bounds of the names SB_OPTION_READ recorded; weak, so that a program without
+   any read still links (both are then NULL). */
+extern const char *const __start_sb_option_reads[] __attribute__((weak));
+extern const char *const __stop_sb_option_reads[] __attribute__((weak));
+
+static bool declared_in(const option_decl *decls, const char *name)
+{
+  for (const option_decl *d = decls; d->name != NULL; d++)
+    if (name_equal(d->name, name))
+      return true;
+  return false;
+}
+
+const char *options_undeclared_read(const option_decl *const *more)
+{
+  for (const char *const *read = __start_sb_option_reads;
+       read != NULL && read < __stop_sb_option_reads; read++) {
+    const char *name = *read;
+    if (name == NULL)                /* padding, should the linker align entries apart */
+      continue;
+    const sb_option *opt = options_find(name);
+    bool found = opt != NULL && !opt->pending;
+    for (const option_decl *const *t = more; !found && t != NULL && *t != NULL; t++)
+      found = declared_in(*t, name);
+    if (!found)
+      return name;
+  }
+  return NULL;
 }
 
 size_t options_count(void)

@@ -120,7 +120,14 @@ int option_copy_given(const char *to, const char *from);
 /* Set an option by name to a value that is known to be valid (internal defaults). */
 void option_force(const char *name, const char *value);
 
-/* Typed reads by name. Unknown names read as 0 / false / NULL / empty list. */
+/*
+ * Typed reads by name. Reading a name that no component declared is a bug of the reader (a
+ * typo would read as 0 and go unnoticed): it prints the name and aborts.
+ *
+ * The name must be a string literal: each call site's name is also recorded by the linker
+ * (section "sb_option_reads"), so options_undeclared_read() can check at start-up every
+ * name the code reads, on every path, not only those a run takes.
+ */
 bool opt_bool(const char *name);
 int64_t opt_int(const char *name);
 uint64_t opt_size(const char *name);
@@ -131,6 +138,34 @@ bool opt_is_set(const char *name);             /* given by the user (command lin
 /* The numbers of a number_list option (one for a single value, 0 when empty); at most `max`
    are stored in `out`; returns how many the option holds. */
 size_t opt_numbers(const char *name, double *out, size_t max);
+
+/* A static, literal name recorded in the "sb_option_reads" section; the expression is the
+   name. (A name that is not a constant does not compile: it could not be checked.) */
+#define SB_OPTION_READ(name) __extension__ ({                                             \
+    static const char *const sb_option_read_                                             \
+      __attribute__((used, section("sb_option_reads"), aligned(sizeof(char *)))) = name;  \
+    sb_option_read_; })
+#define opt_bool(name) opt_bool(SB_OPTION_READ(name))
+#define opt_int(name) opt_int(SB_OPTION_READ(name))
+#define opt_size(name) opt_size(SB_OPTION_READ(name))
+#define opt_double(name) opt_double(SB_OPTION_READ(name))
+#define opt_string(name) opt_string(SB_OPTION_READ(name))
+#define opt_list(name, count) opt_list(SB_OPTION_READ(name), count)
+#define opt_is_set(name) opt_is_set(SB_OPTION_READ(name))
+#define opt_numbers(name, out, max) opt_numbers(SB_OPTION_READ(name), out, max)
+
+/*
+ * The names the code reads (every opt_*() call site), checked against the declarations:
+ * those of the components registered so far, and the tables in `more` (NULL-terminated; the
+ * compiled-in tests', declared only when that test is run). Returns NULL, or the first name
+ * read that nothing declares. main() runs it at every start, so the test suite runs it.
+ */
+const char *options_undeclared_read(const option_decl *const *more);
+
+/* The declared option `name` (for code that holds names in a table); an undeclared name is a
+   bug: it prints the name and aborts. */
+sb_option *options_get(const char *name);
+bool option_given(const sb_option *opt);       /* given by the user (command line/config) */
 
 /* Iteration over all options, in registration order (for exporting them to Lua). */
 size_t options_count(void);

@@ -218,11 +218,10 @@ static int read_extra_flags(fileio_settings *s)
   return 0;
 }
 
-/* An INT option that must be >= 0 (and fit 1.0.20's int), with 1.0.20's message. */
-static int read_count(const char *option, unsigned *out)
+/* An INT option's value `n` that must be >= 0 (and fit 1.0.20's int), with 1.0.20's
+   message. */
+static int read_count(const char *option, int64_t n, unsigned *out)
 {
-  int64_t n = opt_int(option);
-
   if (n < 0 || n > INT_MAX) {
     log_text(LOG_FATAL, "Invalid value for %s: %lld.", option, (long long) n);
     hint("--%s expects a whole number from 0 to 2147483647", option);
@@ -264,11 +263,12 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
     return -1;
   if (read_io_mode(s) != 0)
     return -1;
-  if (read_count("file-merged-requests", &s->merged_requests) != 0)
+  if (read_count("file-merged-requests", opt_int("file-merged-requests"),
+                 &s->merged_requests) != 0)
     return -1;
   if (read_block_size(s) != 0 || read_extra_flags(s) != 0)
     return -1;
-  if (read_count("file-fsync-freq", &s->fsync_freq) != 0)
+  if (read_count("file-fsync-freq", opt_int("file-fsync-freq"), &s->fsync_freq) != 0)
     return -1;
 
   s->fsync_end = opt_bool("file-fsync-end");

@@ -77,11 +77,9 @@ static unsigned block_count;
 /* Options                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Index of the option's value in `names` (its declared choices, already checked). */
-static int choice_index(const char *option, const char *const names[])
+/* Index of an option's value in `names` (its declared choices, already checked). */
+static int choice_index(const char *value, const char *const names[])
 {
-  const char *value = opt_string(option);
-
   for (int i = 0; value != NULL && names[i] != NULL; i++)
     if (strcmp(value, names[i]) == 0)
       return i;
@@ -113,9 +111,10 @@ static int parse_settings(unsigned threads)
     return -1;
   }
 
-  settings.scope = (memory_scope) choice_index("memory-scope", scope_names);
-  settings.oper = (memory_oper) choice_index("memory-oper", oper_names);
-  settings.random_access = choice_index("memory-access-mode", access_mode_names) == 1;
+  settings.scope = (memory_scope) choice_index(opt_string("memory-scope"), scope_names);
+  settings.oper = (memory_oper) choice_index(opt_string("memory-oper"), oper_names);
+  settings.random_access = choice_index(opt_string("memory-access-mode"),
+                                         access_mode_names) == 1;
   settings.hugetlb = opt_bool("memory-hugetlb");
   return 0;
 }

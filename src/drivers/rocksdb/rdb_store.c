@@ -270,10 +270,8 @@ static int apply_options_file(rocksdb_options_t **options, const char *file)
   return 0;
 }
 
-static bool given(const char *option)
-{
-  return rdb_cfg.options_file == NULL || opt_is_set(option);
-}
+/* A macro, so that opt_is_set() sees each option's literal name (options.h records it). */
+#define given(option) (rdb_cfg.options_file == NULL || opt_is_set(option))
 
 static int build_options(bool create)
 {

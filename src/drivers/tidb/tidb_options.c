@@ -61,11 +61,10 @@ const option_decl tidb_args[] = {
   {.name = NULL}
 };
 
-/* A list option of error codes (checked by its declaration) into a fresh array. */
-static int load_codes(const char *option, unsigned **out, size_t *count)
+/* The items of a list option of error codes (checked by its declaration) into a fresh
+   array. */
+static int load_codes(const char *const *items, size_t n, unsigned **out, size_t *count)
 {
-  size_t n;
-  const char *const *items = opt_list(option, &n);
   unsigned *codes = calloc(n ? n : 1, sizeof(unsigned));
 
   if (codes == NULL)
@@ -83,8 +82,11 @@ int tidb_settings_load(void)
   char why[256];
 
   memset(t, 0, sizeof(*t));
-  if (load_codes("tidb-retry-errors", &t->restart_codes, &t->rules.restart_count) != 0 ||
-      load_codes("tidb-transient-errors", &t->transient_codes, &t->rules.transient_count) != 0)
+  size_t n_restart, n_transient;
+  const char *const *restart = opt_list("tidb-retry-errors", &n_restart);
+  const char *const *transient = opt_list("tidb-transient-errors", &n_transient);
+  if (load_codes(restart, n_restart, &t->restart_codes, &t->rules.restart_count) != 0 ||
+      load_codes(transient, n_transient, &t->transient_codes, &t->rules.transient_count) != 0)
     return -1;
   t->rules.restart = t->restart_codes;
   t->rules.transient = t->transient_codes;
