@@ -622,10 +622,13 @@ static int check_one(const sb_option *opt)
         snprintf(value, sizeof(value), "%llu", (unsigned long long) opt->value.size);
         break;
       case SB_ARG_TYPE_DOUBLE:
-        /* as typed (1e12, not 1e+12) */
+        /* as typed (1e12, not 1e+12), or as 1.0.20's line printed it (%f) */
         v = opt->value.number;
-        snprintf(value, sizeof(value), "%s",
-                 opt->item_count > 0 ? opt->items[0] : opt->text ? opt->text : "");
+        if (r->compat_error != NULL && strstr(r->compat_error, "%f") != NULL)
+          snprintf(value, sizeof(value), "%f", v);
+        else
+          snprintf(value, sizeof(value), "%s",
+                   opt->item_count > 0 ? opt->items[0] : opt->text ? opt->text : "");
         break;
       default:
         return 0;
@@ -662,10 +665,16 @@ int options_check_given(void)
 {
   for (size_t i = 0; i < registry_count; i++) {
     sb_option *opt = registry[i];
-    if (opt->user_set && !opt->pending && check_one(opt) != 0)
+    if (opt->user_set && !opt->pending && !opt->rule.checked_on_read && check_one(opt) != 0)
       return -1;
   }
   return 0;
+}
+
+int (option_check)(const char *name)
+{
+  sb_option *opt = options_get(name);
+  return opt->user_set ? check_one(opt) : 0;
 }
 
 sb_option *options_add_pending(const char *name, const char *value, bool from_config)

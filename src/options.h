@@ -61,10 +61,14 @@ typedef struct option_decl {
                                   comes from opt_numbers() */
   const char *expect;          /* what is accepted, in words; NULL: said from range/choices */
   const char *compat_error;    /* 1.0.20's own line for a value it rejects too, where "%s"
-                                  stands for the value; NULL: ours alone */
+                                  stands for the value (a "%f" instead: the number as C's %f
+                                  prints it, as 1.0.20 did); NULL: ours alone */
   bool compat_integer;         /* 1.0.20 read this option as a C int: text that is not one
                                   (1e11, nan) and is out of range gets 1.0.20's line for a
                                   bad value, "Invalid value for the 'x' option: 'text'" */
+  bool checked_on_read;        /* checked by option_check() when its component reads it (as
+                                  1.0.20 checks it: only for the commands that use it, in
+                                  its order), not by options_check_given() */
   sb_opt_validate_t *validate; /* a Lua script's own check (sysbench.cmdline.options) */
 } option_decl;
 
@@ -104,6 +108,12 @@ void option_flag_rejected_text(char *buf, size_t len, const char *as_typed, cons
 /* option_invalid_text() printed to stdout, where 1.0.20's logger printed such lines. */
 void option_report_invalid(const char *name, const char *value, const char *compat_error,
                            const char *expect);
+
+/*
+ * Check the user's value of option `name` against its declaration now (the options declared
+ * checked_on_read): 0, or -1 after reporting it as options_check_given() does.
+ */
+int option_check(const char *name);
 
 sb_option *options_find(const char *name);
 
@@ -153,6 +163,7 @@ size_t opt_numbers(const char *name, double *out, size_t max);
 #define opt_list(name, count) opt_list(SB_OPTION_READ(name), count)
 #define opt_is_set(name) opt_is_set(SB_OPTION_READ(name))
 #define opt_numbers(name, out, max) opt_numbers(SB_OPTION_READ(name), out, max)
+#define option_check(name) option_check(SB_OPTION_READ(name))
 
 /*
  * The names the code reads (every opt_*() call site), checked against the declarations:

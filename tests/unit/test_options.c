@@ -341,13 +341,40 @@ static void test_invalid_text(void)
   ok(strncmp(text, "FATAL: bad x: -1.000000.\n", 25) == 0, "a %%f slot takes the value too");
 }
 
+/* checked_on_read: the declaration holds the rule; the component checks when it reads. */
+static const option_decl checked_later[] = {
+  {.name = "later-count", .default_text = "1", .type = SB_ARG_TYPE_INT, .ranged = true,
+   .min = 0, .max = 10, .checked_on_read = true},
+  {.name = "later-ratio", .default_text = "1.5", .type = SB_ARG_TYPE_DOUBLE, .ranged = true,
+   .min = 0, .max = 1e300, .checked_on_read = true,
+   .compat_error = "FATAL: Invalid value for --later-ratio: %f."},
+  {.name = NULL},
+};
+
+static void test_checked_on_read(void)
+{
+  char e[256];
+
+  ok(options_declare(checked_later, e, sizeof(e)) == 0,
+     "declaring options checked on read succeeds");
+  ok(option_check("later-count") == 0, "a default passes option_check()");
+  option_set(options_find("later-count"), "11", e, sizeof(e));
+  ok(options_check_given() == 0, "options_check_given() leaves a value checked on read alone");
+  ok(option_check("later-count") == -1, "... and option_check() refuses it");
+  option_set(options_find("later-count"), "10", e, sizeof(e));
+  ok(option_check("later-count") == 0, "a value in range passes option_check()");
+  option_set(options_find("later-ratio"), "-1", e, sizeof(e));
+  ok(option_check("later-ratio") == -1, "a number below its range is refused (printed with %%f)");
+  option_set(options_find("later-ratio"), "0", e, sizeof(e));
+}
+
 int main(void)
 {
   char e[256];
 
   ok(options_undeclared_read(NULL) != NULL,
      "before any declaration, a name the code reads is reported undeclared");
-  ok(options_undeclared_read((const option_decl *const[]) {test_args, late, NULL}) == NULL,
+  ok(options_undeclared_read((const option_decl *const[]) {test_args, late, checked_later, NULL}) == NULL,
      "names declared by the tables given (a compiled-in test's) count as declared");
   if (options_declare(test_args, e, sizeof(e)) != 0) {
     printf("Bail out! options_register: %s\n", e);
@@ -363,6 +390,7 @@ int main(void)
   test_declared_checks();
   test_item_checks();
   test_invalid_text();
+  test_checked_on_read();
   test_undeclared_reads();
   ok(options_undeclared_read(NULL) == NULL, "every name this program reads is declared");
   options_free_all();
