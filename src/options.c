@@ -642,6 +642,11 @@ static int check_one(const sb_option *opt)
         snprintf(value, sizeof(value), "%s", opt->items[i]);
     }
     say_range(r, expect, sizeof(expect));
+    /* What a range cannot say (a power of two), on the text as the user gave it. */
+    if (ok && r->item_ok != NULL && !r->item_ok(opt->text != NULL ? opt->text : "")) {
+      ok = false;
+      snprintf(value, sizeof(value), "%s", opt->text != NULL ? opt->text : "");
+    }
   } else if (r->choices != NULL) {
     const char *text = opt->text ? opt->text : "";
     ok = is_choice(r, text);

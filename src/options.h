@@ -55,7 +55,8 @@ typedef struct option_decl {
                                   in range, when ranged); NULL-terminated */
   bool any_case;               /* choices compare ignoring case (else exactly, as 1.0.20) */
   bool (*item_ok)(const char *item);  /* LIST: every item passes this (or is a choice);
-                                         STRING: the value does */
+                                         STRING: the value does; a ranged number: its text
+                                         does too (a rule a range cannot say) */
   bool number_list;            /* INT, DOUBLE: also takes a comma-separated list of numbers
                                   (each in range); the value is the first, the whole list
                                   comes from opt_numbers() */
