@@ -528,8 +528,9 @@ void option_invalid_text(char *buf, size_t len, const char *name, const char *va
   value = printable(value != NULL ? value : "", shown, sizeof(shown));
   buf[0] = '\0';
   if (compat_error == NULL) {
-    snprintf(buf, len, "FATAL: Invalid value for --%s: %s (expected %s)", dash, value,
-             expect != NULL ? expect : "another value");
+    /* an empty value would not show at all */
+    snprintf(buf, len, "FATAL: Invalid value for --%s: %s (expected %s)", dash,
+             *value != '\0' ? value : "''", expect != NULL ? expect : "another value");
     return;
   }
   /* The template's value slot is its last "%s" (or "%f"): text, not a format, so a '%' in a

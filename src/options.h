@@ -95,8 +95,8 @@ int options_check_given(void);
  * The one spelling of a rejected value of --name, written to buf (no final newline): 1.0.20's
  * own line (compat_error, its "%s" or "%f" standing for the value) followed, unless expect is
  * NULL, by "HINT: --name expects EXPECT"; or, where 1.0.20 has no line, one line of ours:
- * "FATAL: Invalid value for --name: VALUE (expected EXPECT)". Control bytes of the value are
- * shown escaped.
+ * "FATAL: Invalid value for --name: VALUE (expected EXPECT)", an empty VALUE shown as ''.
+ * Control bytes of the value are shown escaped.
  */
 void option_invalid_text(char *buf, size_t len, const char *name, const char *value,
                          const char *compat_error, const char *expect);

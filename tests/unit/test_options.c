@@ -330,6 +330,9 @@ static void test_invalid_text(void)
   option_invalid_text(text, sizeof(text), "rate", "-5", NULL, "0 or more");
   ok(strcmp(text, "FATAL: Invalid value for --rate: -5 (expected 0 or more)") == 0,
      "without a 1.0.20 line: one line of ours: %s", text);
+  option_invalid_text(text, sizeof(text), "rocksdb-path", "", NULL, "a directory path");
+  ok(strcmp(text, "FATAL: Invalid value for --rocksdb-path: '' (expected a directory path)") == 0,
+     "an empty value shows as '': %s", text);
   option_invalid_text(text, sizeof(text), "even", "3", "Invalid value for the 'even' option: "
                       "'%s'", NULL);
   ok(strcmp(text, "Invalid value for the 'even' option: '3'") == 0,
