@@ -38,16 +38,60 @@ is() {
   else _tap_result 0 "$3" "got:      '$1'" "expected: '$2'"; fi
 }
 
-# like TEXT REGEX NAME (extended regex, matched against the whole text)
+# _tap_match TEXT REGEX: whether TEXT matches REGEX (extended, as grep -E). A one-line REGEX
+# matches when one line of TEXT does. A REGEX of several lines matches as many consecutive
+# lines of TEXT, each line of the REGEX one line of the text, in order; an empty line of the
+# REGEX is an empty line of the text, except a first or last one, which only says that the
+# REGEX's next (or previous) line is a whole line ("\nNAME\n": a line that is NAME). grep
+# alone would take each line of such a REGEX as an alternative, and its empty lines match any
+# text: the check could not fail.
+_tap_match() {
+  local text=$1 regex=$2 j p lists=""
+  local -a pat
+  case $regex in
+    *$'\n'*) ;;
+    *) printf '%s\n' "$text" | grep -Eq -- "$regex"; return ;;
+  esac
+  mapfile -t pat <<< "$regex"
+  if [ -z "${pat[0]}" ]; then
+    pat=("${pat[@]:1}")
+    case ${pat[0]} in ^*) ;; *) pat[0]="^${pat[0]}" ;; esac
+  fi
+  j=$((${#pat[@]} - 1))
+  if [ "$j" -gt 0 ] && [ -z "${pat[$j]}" ]; then
+    unset "pat[$j]"
+    j=$((j - 1))
+    case ${pat[$j]} in *\$) ;; *) pat[$j]="${pat[$j]}\$" ;; esac
+  fi
+  # For each line of the REGEX the numbers of the text lines it matches, then a start line
+  # from which all of them follow one another.
+  for j in "${!pat[@]}"; do
+    p=${pat[$j]}
+    [ -z "$p" ] && p='^$'
+    lists+=$(printf '%s\n' "$text" | grep -nE -- "$p" | sed "s/:.*//; s/^/$j /")$'\n'
+  done
+  printf '%s' "$lists" | awk -v k="${#pat[@]}" '
+    NF == 2 { hit[$1, $2] = 1; if ($1 == 0) start[$2] = 1 }
+    END {
+      for (i in start) {
+        all = 1
+        for (j = 1; j < k && all; j++) all = ((j, i + j) in hit)
+        if (all) exit 0
+      }
+      exit 1
+    }'
+}
+
+# like TEXT REGEX NAME: TEXT matches REGEX (see _tap_match)
 like() {
-  if printf '%s' "$1" | grep -Eq -- "$2"; then _tap_result 1 "$3"
+  if _tap_match "$1" "$2"; then _tap_result 1 "$3"
   else _tap_result 0 "$3" "text did not match /$2/:" "$(printf '%s' "$1" | head -20)"; fi
 }
 
-# unlike TEXT REGEX NAME
+# unlike TEXT REGEX NAME: TEXT does not match REGEX (see _tap_match)
 unlike() {
-  if printf '%s' "$1" | grep -Eq -- "$2"; then
-    _tap_result 0 "$3" "text matched /$2/:" "$(printf '%s' "$1" | grep -E -- "$2" | head -5)"
+  if _tap_match "$1" "$2"; then
+    _tap_result 0 "$3" "text matched /$2/:" "$(printf '%s' "$1" | head -20)"
   else _tap_result 1 "$3"; fi
 }
 
