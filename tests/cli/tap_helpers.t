@@ -47,6 +47,12 @@ NAME
 like "$(inner unlike "$lines" "Head:
     a: 1" "x")" "^not ok 1 - x" "unlike: consecutive lines that are there fail it"
 is "$(field "total: 42 events" "total:")" 42 "field: the number after the label"
-is "$(field "nothing here" "total:")" "" "field: nothing when the label is missing"
+is "$(field "nothing here" "total:" | grep -c 'not found')" 1 "field: says so when the label is missing"
+like "$(inner is "$(field "a" "total:")" "$(field "b" "total:")" "x")" "^not ok 1 - x" \
+     "is: two fields that were not found are not equal"
+like "$(inner is "1/$(field "a" "total:")" "1/$(field "b" "total:")" "x")" "^not ok 1 - x" \
+     "is: ... nor are two texts holding them"
+out="a=1"
+like "$(inner is "$(optval b)" "" "x")" "^not ok 1 - x" "optval: an option the dump lacks is not ''"
 
 done_testing

@@ -32,8 +32,17 @@ ok() {
   if [ "$1" = 0 ]; then _tap_result 1 "$2"; else _tap_result 0 "$2"; fi
 }
 
+# Printed by the helpers that read a value out of a text (field, optval, the drivers' stat)
+# when it is not there: `is` refuses it on either side, num_cmp takes it for no number, so a
+# value that was not found never compares equal to another one that was not found either.
+TAP_NOT_FOUND="<not found: "
+
 # is GOT WANT NAME
 is() {
+  case "$1$2" in
+    *"$TAP_NOT_FOUND"*) _tap_result 0 "$3" "a value was not found:" "got:      '$1'" \
+                          "expected: '$2'"; return ;;
+  esac
   if [ "$1" = "$2" ]; then _tap_result 1 "$3"
   else _tap_result 0 "$3" "got:      '$1'" "expected: '$2'"; fi
 }
@@ -140,9 +149,13 @@ ref() {
 
 have_ref() { [ -x "$REF_SB" ]; }
 
-# field TEXT REGEX : prints the first number after REGEX in TEXT
+# field TEXT REGEX : prints the first number after REGEX in TEXT ("<not found: REGEX>" if no
+# line has REGEX)
 field() {
-  printf '%s\n' "$1" | grep -E -- "$2" | head -1 | sed -E "s/.*$2[^0-9-]*([-0-9.]+).*/\1/"
+  local line
+  line=$(printf '%s\n' "$1" | grep -E -- "$2" | head -1)
+  if [ -z "$line" ]; then printf '%s%s>\n' "$TAP_NOT_FOUND" "$2"; return; fi
+  printf '%s\n' "$line" | sed -E "s/.*$2[^0-9-]*([-0-9.]+).*/\1/"
 }
 
 done_testing() {
@@ -179,9 +192,13 @@ LUA
   } > "$TEST_TMP/$1"
 }
 
-# optval NAME : the value "dump" printed for NAME (from $out)
+# optval NAME : the value "dump" printed for NAME (from $out; "<not found: NAME>" if none)
 optval() {
-  printf '%s\n' "$out" | sed -n "s/^$1=//p" | head -1
+  if printf '%s\n' "$out" | grep -q "^$1="; then
+    printf '%s\n' "$out" | sed -n "s/^$1=//p" | head -1
+  else
+    printf '%s%s>\n' "$TAP_NOT_FOUND" "$1"
+  fi
 }
 
 # mask TEXT : the text with every number replaced by N, and the padding in front of the
