@@ -917,18 +917,23 @@ static const char *type_hint(sb_arg_type_t type)
   }
 }
 
+static sb_arg_type_t help_type(const option_decl *d)
+{
+  return d->help_type != SB_ARG_TYPE_NULL ? d->help_type : d->type;
+}
+
 void options_print(const option_decl *decls)
 {
   size_t width = 0;
 
   for (const option_decl *d = decls; d->name != NULL; d++) {
-    size_t len = strlen(d->name) + strlen(type_hint(d->type));
+    size_t len = strlen(d->name) + strlen(type_hint(help_type(d)));
     if (len > width)
       width = len;
   }
   for (const option_decl *d = decls; d->name != NULL; d++) {
-    printf("  --%s%-*s%s", d->name, (int) (width - strlen(d->name) + 1), type_hint(d->type),
-           d->desc ? d->desc : "");
+    printf("  --%s%-*s%s", d->name, (int) (width - strlen(d->name) + 1),
+           type_hint(help_type(d)), d->desc ? d->desc : "");
     if (d->default_text != NULL)
       printf(" [%s]", d->default_text);
     printf("\n");

@@ -47,6 +47,8 @@ typedef struct option_decl {
   const char *desc;
   const char *default_text;    /* NULL = none */
   sb_arg_type_t type;
+  sb_arg_type_t help_type;     /* the type --help shows, when not `type` (1.0.20 read some
+                                  options as text with a reader of its own); 0: `type` */
   bool ranged;                 /* INT, SIZE, DOUBLE: min <= value <= max; LIST: every item
                                   is a whole number in that range (or one of the choices) */
   double min, max;

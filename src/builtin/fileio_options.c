@@ -7,8 +7,8 @@
  * --file-block-size and --file-total-size are sizes read the way 1.0.20 reads them: digits and
  * an optional K/M/G/T/P/E multiplier (powers of 1024, either case; anything after it ignored),
  * so "16k" and "16kb" are 16384 and anything else is 0, which the checks below reject with
- * 1.0.20's line. They are registered as strings for that reason, and printed in the help with
- * 1.0.20's types (N and SIZE).
+ * 1.0.20's line. They are declared as strings for that reason, with 1.0.20's types (N and
+ * SIZE) for the help.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -35,8 +35,10 @@ const option_decl fileio_args[] = {
    .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = INT_MAX, .checked_on_read = true,
    .compat_error = "FATAL: Invalid value for file-num: %s",
    .expect = "a number of files from 1 to 2147483647"},
-  {.name = "file-block-size", .desc = "block size to use in all IO operations", .default_text = "16384", .type = SB_ARG_TYPE_STRING},
-  {.name = "file-total-size", .desc = "total size of files to create", .default_text = "2G", .type = SB_ARG_TYPE_STRING},
+  {.name = "file-block-size", .desc = "block size to use in all IO operations",
+   .default_text = "16384", .type = SB_ARG_TYPE_STRING, .help_type = SB_ARG_TYPE_INT},
+  {.name = "file-total-size", .desc = "total size of files to create", .default_text = "2G",
+   .type = SB_ARG_TYPE_STRING, .help_type = SB_ARG_TYPE_SIZE},
   {.name = "file-test-mode", .desc = "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", .type = SB_ARG_TYPE_STRING},
   {.name = "file-io-mode", .desc = "file operations mode {sync,async,mmap}", .default_text = "sync", .type = SB_ARG_TYPE_STRING},
   {.name = "file-async-backlog", .desc = "number of asynchronous operatons to queue per thread",
@@ -62,24 +64,7 @@ const option_decl fileio_args[] = {
   {.name = NULL}
 };
 
-#define FILEIO_ARG_COUNT (sizeof(fileio_args) / sizeof(fileio_args[0]))
-
 static const char size_multipliers[] = "KMGTPE";
-
-void fileio_print_options(void)
-{
-  option_decl shown[FILEIO_ARG_COUNT];
-
-  memcpy(shown, fileio_args, sizeof(shown));
-  for (size_t i = 0; shown[i].name != NULL; i++) {
-    if (strcmp(shown[i].name, "file-block-size") == 0)
-      shown[i].type = SB_ARG_TYPE_INT;
-    else if (strcmp(shown[i].name, "file-total-size") == 0)
-      shown[i].type = SB_ARG_TYPE_SIZE;
-  }
-  printf("fileio options:\n");
-  options_print(shown);
-}
 
 const char *fileio_size_text(char *buf, size_t len, double bytes)
 {
@@ -147,7 +132,8 @@ static int read_test_mode(fileio_settings *s)
 
   if (mode == NULL) {
     log_text(LOG_FATAL, "Missing required argument: --file-test-mode\n");
-    fileio_print_options();
+    printf("fileio options:\n");     /* as `sysbench fileio help` prints them */
+    options_print(fileio_args);
     return -1;
   }
   for (size_t i = 0; i < sizeof(test_mode_names) / sizeof(test_mode_names[0]); i++)
