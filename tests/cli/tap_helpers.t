@@ -44,6 +44,9 @@ NAM
 like "$(inner like "nothing" "
 NAME
 " "x")" "^not ok 1 - x" "like: a pattern with empty lines does not match any text"
+like "$(inner like "$lines" "" "x")" "^not ok 1 - x" "like: an empty pattern, which any text matches, fails"
+like "$(inner like "$lines" "z*" "x")" "^not ok 1 - x" "like: so does one that matches any line (z*)"
+like "$(inner like "$lines" "^$" "x")" "^ok 1 - x" "like: ^\$ is an empty line, not any text"
 like "$(inner unlike "$lines" "Head:
     a: 1" "x")" "^not ok 1 - x" "unlike: consecutive lines that are there fail it"
 is "$(field "total: 42 events" "total:")" 42 "field: the number after the label"
