@@ -3,8 +3,9 @@
  * driver and test options), their typed values, and the help text that lists them.
  *
  * Names compare with '-' and '_' as equal. Values are checked when set, so a bad value is
- * reported once, naming the option and what it accepts, before anything runs. sb_arg_t and
- * sb_arg_type_t keep the layout sysbench 1.0's Lua layer declares through FFI.
+ * reported once, naming the option and what it accepts, before anything runs. The code reads
+ * only names that are declared (opt_* below). sb_arg_t and sb_arg_type_t keep the layout
+ * sysbench 1.0's Lua layer declares through FFI.
  */
 #ifndef SB_OPTIONS_H
 #define SB_OPTIONS_H
