@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "logger.h"
 #include "options.h"
 #include "printable.h"
 
@@ -554,6 +555,9 @@ void option_report_invalid(const char *name, const char *value, const char *comp
   char text[2 * PRINTABLE_MAX + 1024];
 
   option_invalid_text(text, sizeof(text), name, value, compat_error, expect);
+  /* After whatever the logger holds back ("last message repeated"), and it must not fold
+     the line it printed before this one with the one after. */
+  log_flush();
   fflush(stderr);
   printf("%s\n", text);
   fflush(stdout);
