@@ -303,10 +303,11 @@ int args_check_pending(bool accept_unknown)
   char shown[PRINTABLE_MAX], shown_value[PRINTABLE_MAX];
 
   for (size_t i = 0; i < rejected_flag_count; i++) {
-    char *eq = strchr(rejected_flags[i], '=');
-    fprintf(stderr, "invalid option: --%s\n", printable(rejected_flags[i], shown, sizeof(shown)));
-    fprintf(stderr, "HINT: --%.*s is on or off: give on|off, true|false or 1|0\n",
-            (int) (eq - rejected_flags[i]), rejected_flags[i]);   /* as options.c says it */
+    char *eq = strchr(rejected_flags[i], '='), text[2 * PRINTABLE_MAX + 128];
+    *eq = '\0';
+    option_flag_rejected_text(text, sizeof(text), rejected_flags[i], eq + 1);
+    *eq = '=';
+    fprintf(stderr, "%s\n", text);
     rc = -1;
   }
   if (rc != 0)

@@ -158,9 +158,10 @@ int cli_options_resolve_aliases(void)
   };
 
   for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
-    if (!opt_is_set(aliases[i].alias))
+    const sb_option *alias = options_get(aliases[i].alias);
+    if (!option_given(alias))
       continue;
-    int64_t v = opt_int(aliases[i].alias);
+    int64_t v = option_int(alias);
     if (v >= aliases[i].ignored_at_least && v <= aliases[i].ignored_at_most)
       continue;
     log_text(LOG_WARNING, "--%s is deprecated, use --%s instead", aliases[i].alias,

@@ -17,12 +17,4 @@ static inline uint64_t clock_now_ns(void)
   return (uint64_t) ts.tv_sec * NS_PER_SEC + (uint64_t) ts.tv_nsec;
 }
 
-/* Sleep until the monotonic clock reaches `deadline_ns` (returns early only on a signal). */
-static inline int clock_sleep_until(uint64_t deadline_ns)
-{
-  struct timespec ts = { .tv_sec = (time_t) (deadline_ns / NS_PER_SEC),
-                         .tv_nsec = (long) (deadline_ns % NS_PER_SEC) };
-  return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 #endif

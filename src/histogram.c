@@ -55,14 +55,6 @@ uint64_t histogram_bucket_low(unsigned index)
   return mantissa << bucket_shift(index);
 }
 
-uint64_t histogram_bucket_high(unsigned index)
-{
-  /* The last bucket also absorbs everything beyond 2^48 ns (see histogram_bucket_of). */
-  if (index >= HISTOGRAM_BUCKETS - 1)
-    return UINT64_MAX;
-  return histogram_bucket_low(index) + (UINT64_C(1) << bucket_shift(index)) - 1;
-}
-
 uint64_t histogram_bucket_value(unsigned index)
 {
   /* Midpoint of [low, low + 2^shift - 1] rounded half up. The last bucket uses its regular
@@ -80,20 +72,14 @@ void histogram_snapshot(latency_histogram *dst, const latency_histogram *src)
     dst->counts[i] = __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
 }
 
-/* No restrict on add or diff: callers may update in place (dst == a). GCC still vectorizes both
-   element-wise loops at -O2, behind a runtime overlap check. */
-void histogram_add(latency_histogram *dst, const latency_histogram *src)
-{
-  for (unsigned i = 0; i < HISTOGRAM_BUCKETS; i++)
-    dst->counts[i] += src->counts[i];
-}
-
 void histogram_add_live(latency_histogram *dst, const latency_histogram *src)
 {
   for (unsigned i = 0; i < HISTOGRAM_BUCKETS; i++)
     dst->counts[i] += __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
 }
 
+/* No restrict: a caller may update in place (dst == a). GCC still vectorizes the loop at -O2,
+   behind a runtime overlap check. */
 void histogram_diff(latency_histogram *dst, const latency_histogram *a,
                     const latency_histogram *b)
 {

@@ -52,15 +52,12 @@ latency_histogram *histogram_new(void);
 void histogram_free(latency_histogram *h);
 void histogram_clear(latency_histogram *h);
 
-/* Lowest and highest value (ns) that fall into bucket `index`, and its representative value. */
+/* Lowest value (ns) that falls into bucket `index`, and the bucket's representative value. */
 uint64_t histogram_bucket_low(unsigned index);
-uint64_t histogram_bucket_high(unsigned index);
 uint64_t histogram_bucket_value(unsigned index);
 
 /* dst = copy of src, read with relaxed atomic loads (src may be written concurrently). */
 void histogram_snapshot(latency_histogram *dst, const latency_histogram *src);
-/* dst += src */
-void histogram_add(latency_histogram *dst, const latency_histogram *src);
 /* dst += src, where src is a worker's live histogram (relaxed loads, as in snapshot). */
 void histogram_add_live(latency_histogram *dst, const latency_histogram *src);
 /* dst = a - b, where b is an earlier snapshot of the same histogram(s). */

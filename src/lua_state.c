@@ -476,8 +476,6 @@ lua_State *lua_state_new(const lua_state_params *p)
   set_paths(L);
   install_loaders(L);
   create_sysbench_table(L, p);
-  if (p->install_c_api != NULL)
-    p->install_c_api(L);
   if (load_internal_modules(L) != 0) {
     lua_close(L);
     return NULL;

@@ -15,7 +15,6 @@ typedef struct lua_state_params {
   const char *source;              /* the script to run after the internal modules, or NULL */
   size_t source_len;
   const char *chunkname;           /* "@path" so errors read "path:line: message" */
-  void (*install_c_api)(lua_State *L);   /* C functions added to `sysbench` before modules */
 } lua_state_params;
 
 void lua_state_set_argv(int argc, char *argv[]);

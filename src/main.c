@@ -113,6 +113,25 @@ static int dispatch(sb_test *test, const char *command)
   return builtin() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+/* Every option name the code reads is declared: by the components registered so far, or by
+   a compiled-in test. A typo would read as 0 on a path no run takes; checked at every start,
+   the test suite checks every call site. */
+static void check_option_reads(void)
+{
+  const option_decl *test_tables[16];
+  size_t n = 0;
+
+  for (sb_test *const *t = builtin_tests; *t != NULL && n + 1 < 16; t++)
+    if ((*t)->options != NULL)
+      test_tables[n++] = (*t)->options;
+  test_tables[n] = NULL;
+  const char *name = options_undeclared_read(test_tables);
+  if (name != NULL) {
+    fprintf(stderr, "BUG: option '%s' is read but no component declares it\n", name);
+    abort();
+  }
+}
+
 /* Options and configuration every command needs; returns 0 or an exit code. */
 static int configure(int argc, char *argv[], parsed_args *args)
 {
@@ -126,6 +145,7 @@ static int configure(int argc, char *argv[], parsed_args *args)
     fprintf(stderr, "%s\n", err);
     return EXIT_FAILURE;
   }
+  check_option_reads();
   if (args_parse(argc, argv, args) != 0)
     return EXIT_FAILURE;
   if (opt_bool("help")) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "logger.h"
 #include "options.h"
 #include "printable.h"
 
@@ -307,11 +308,32 @@ static bool parse_number_list(sb_arg_type_t type, const char *text, int64_t *fir
   }
 }
 
+/* 1.0.20's line for a value its option parser refuses ("Invalid value for the 'name' option:
+   'value'", the name as sysbench.opt spells it), then our HINT unless expect is NULL. */
+static void generic_invalid_text(char *buf, size_t len, const char *name, const char *value,
+                                 const char *expect)
+{
+  char line[256];
+
+  snprintf(line, sizeof(line), "Invalid value for the '%s' option: '%%s'", name);
+  option_invalid_text(buf, len, name, value, line, expect);
+}
+
+void option_flag_rejected_text(char *buf, size_t len, const char *as_typed, const char *value)
+{
+  char shown_name[PRINTABLE_MAX], shown[PRINTABLE_MAX];
+
+  as_typed = printable(as_typed, shown_name, sizeof(shown_name));
+  snprintf(buf, len, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
+           "true|false or 1|0", as_typed, printable(value ? value : "", shown, sizeof(shown)),
+           as_typed);
+}
+
 /* Parse `text` as the option's type into the option. A rejected value leaves the option as
    it was. */
 static int apply_value(sb_option *opt, const char *text, char *err, size_t errlen)
 {
-  char dash[128], shown[PRINTABLE_MAX];
+  char dash[128];
   bool ok = true;
   bool empty = text == NULL || *text == '\0';
   char **items = NULL;
@@ -323,10 +345,10 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   if (is_list) {
     ok = parse_number_list(opt->type, text, &value.integer, &value.number);
     if (!ok) {
-      snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s, "
-               "or a list of them separated by commas", opt->name,
-               printable(text, shown, sizeof(shown)),
-               dashed(opt->name, dash, sizeof(dash)), type_expectation(opt->type));
+      char expect[256];
+      snprintf(expect, sizeof(expect), "%s, or a list of them separated by commas",
+               type_expectation(opt->type));
+      generic_invalid_text(err, errlen, opt->name, text, expect);
       return -1;
     }
   } else switch (opt->type) {
@@ -367,28 +389,20 @@ static int apply_value(sb_option *opt, const char *text, char *err, size_t errle
   if (unparsable)
     ok = true;
   if (!ok && opt->type == SB_ARG_TYPE_BOOL) {
-    /* 1.0.20 does not take such an argument as the option at all. */
     /* 1.0.20 echoes the argument as typed; a value set by the program reads as --help shows */
-    const char *as_typed = opt->given_name ? opt->given_name
-                                           : dashed(opt->name, dash, sizeof(dash));
-    snprintf(err, errlen, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
-             "true|false or 1|0", as_typed, printable(text ? text : "", shown, sizeof(shown)),
-             as_typed);
+    option_flag_rejected_text(err, errlen, opt->given_name ? opt->given_name
+                                           : dashed(opt->name, dash, sizeof(dash)), text);
     return -1;
   }
   if (!ok) {
-    /* 1.0.20's line, then what would be accepted. */
     char range[512];
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'\nHINT: --%s expects %s",
-             opt->name, printable(text ? text : "", shown, sizeof(shown)),
-             dashed(opt->name, dash, sizeof(dash)),
-             out_of_range ? range_expectation(&opt->rule, range, sizeof(range))
-                          : type_expectation(opt->type));
+    generic_invalid_text(err, errlen, opt->name, text,
+                         out_of_range ? range_expectation(&opt->rule, range, sizeof(range))
+                                      : type_expectation(opt->type));
     return -1;
   }
   if (opt->validate != NULL && !opt->validate(opt->name, text)) {
-    snprintf(err, errlen, "Invalid value for the '%s' option: '%s'", opt->name,
-             printable(text ? text : "", shown, sizeof(shown)));
+    generic_invalid_text(err, errlen, opt->name, text, NULL);   /* the script says no more */
     return -1;
   }
 
@@ -505,25 +519,47 @@ static void say_choices(const option_decl *r, char *buf, size_t len)
   }
 }
 
+void option_invalid_text(char *buf, size_t len, const char *name, const char *value,
+                         const char *compat_error, const char *expect)
+{
+  char dash[128], shown[PRINTABLE_MAX];
+  size_t used = 0;
+
+  dashed(name, dash, sizeof(dash));
+  value = printable(value != NULL ? value : "", shown, sizeof(shown));
+  buf[0] = '\0';
+  if (compat_error == NULL) {
+    /* an empty value would not show at all */
+    snprintf(buf, len, "FATAL: Invalid value for --%s: %s (expected %s)", dash,
+             *value != '\0' ? value : "''", expect != NULL ? expect : "another value");
+    return;
+  }
+  /* The template's value slot is its last "%s" (or "%f"): text, not a format, so a '%' in a
+     name before it stays as it is. */
+  const char *slot = NULL;
+  for (const char *p = compat_error; (p = strchr(p, '%')) != NULL; p++)
+    if (p[1] == 's' || p[1] == 'f')
+      slot = p;
+  if (slot == NULL)
+    used = (size_t) snprintf(buf, len, "%s", compat_error);
+  else
+    used = (size_t) snprintf(buf, len, "%.*s%s%s", (int) (slot - compat_error), compat_error,
+                             value, slot + 2);
+  if (expect != NULL && used < len)
+    snprintf(buf + used, len - used, "\nHINT: --%s expects %s", dash, expect);
+}
+
 void option_report_invalid(const char *name, const char *value, const char *compat_error,
                            const char *expect)
 {
-  char dash[128], shown[PRINTABLE_MAX];
+  char text[2 * PRINTABLE_MAX + 1024];
 
-  dashed(name, dash, sizeof(dash));
-  value = printable(value, shown, sizeof(shown));
+  option_invalid_text(text, sizeof(text), name, value, compat_error, expect);
+  /* After whatever the logger holds back ("last message repeated"), and it must not fold
+     the line it printed before this one with the one after. */
+  log_flush();
   fflush(stderr);
-  if (compat_error != NULL) {
-    /* The template's one "%s" is the value (not printf: the text is data, not a format). */
-    const char *slot = strstr(compat_error, "%s");
-    if (slot == NULL)
-      printf("%s", compat_error);
-    else
-      printf("%.*s%s%s", (int) (slot - compat_error), compat_error, value, slot + 2);
-    printf("\nHINT: --%s expects %s\n", dash, expect);
-  } else {
-    printf("FATAL: Invalid value for --%s: %s (expected %s)\n", dash, value, expect);
-  }
+  printf("%s\n", text);
   fflush(stdout);
 }
 
@@ -591,10 +627,13 @@ static int check_one(const sb_option *opt)
         snprintf(value, sizeof(value), "%llu", (unsigned long long) opt->value.size);
         break;
       case SB_ARG_TYPE_DOUBLE:
-        /* as typed (1e12, not 1e+12) */
+        /* as typed (1e12, not 1e+12), or as 1.0.20's line printed it (%f) */
         v = opt->value.number;
-        snprintf(value, sizeof(value), "%s",
-                 opt->item_count > 0 ? opt->items[0] : opt->text ? opt->text : "");
+        if (r->compat_error != NULL && strstr(r->compat_error, "%f") != NULL)
+          snprintf(value, sizeof(value), "%f", v);
+        else
+          snprintf(value, sizeof(value), "%s",
+                   opt->item_count > 0 ? opt->items[0] : opt->text ? opt->text : "");
         break;
       default:
         return 0;
@@ -608,6 +647,11 @@ static int check_one(const sb_option *opt)
         snprintf(value, sizeof(value), "%s", opt->items[i]);
     }
     say_range(r, expect, sizeof(expect));
+    /* What a range cannot say (a power of two), on the text as the user gave it. */
+    if (ok && r->item_ok != NULL && !r->item_ok(opt->text != NULL ? opt->text : "")) {
+      ok = false;
+      snprintf(value, sizeof(value), "%s", opt->text != NULL ? opt->text : "");
+    }
   } else if (r->choices != NULL) {
     const char *text = opt->text ? opt->text : "";
     ok = is_choice(r, text);
@@ -631,10 +675,16 @@ int options_check_given(void)
 {
   for (size_t i = 0; i < registry_count; i++) {
     sb_option *opt = registry[i];
-    if (opt->user_set && !opt->pending && check_one(opt) != 0)
+    if (opt->user_set && !opt->pending && !opt->rule.checked_on_read && check_one(opt) != 0)
       return -1;
   }
   return 0;
+}
+
+int (option_check)(const char *name)
+{
+  sb_option *opt = options_get(name);
+  return opt->user_set ? check_one(opt) : 0;
 }
 
 sb_option *options_add_pending(const char *name, const char *value, bool from_config)
@@ -672,58 +722,68 @@ void options_accept_pending(void)
 
 /* ------------------------------------------------------------------------------------------ */
 
-bool opt_bool(const char *name)
+/* The option a reader names. A name nobody declared (or only the user gave) is a bug in the
+   reader, caught here before it can read as 0; abort() so that the test suite, and a core
+   file, show where. */
+sb_option *options_get(const char *name)
 {
   sb_option *opt = options_find(name);
-  return opt != NULL && option_flag(opt);
-}
 
-int64_t opt_int(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? option_int(opt) : 0;
-}
-
-uint64_t opt_size(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? option_size(opt) : 0;
-}
-
-double opt_double(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? option_double(opt) : 0;
-}
-
-const char *opt_string(const char *name)
-{
-  sb_option *opt = options_find(name);
-  return opt ? opt->text : NULL;
-}
-
-const char *const *opt_list(const char *name, size_t *count)
-{
-  sb_option *opt = options_find(name);
-  if (opt == NULL) {
-    *count = 0;
-    return NULL;
+  if (opt == NULL || opt->pending) {
+    fflush(stdout);
+    fprintf(stderr, "BUG: option '%s' is read but no component declares it\n", name);
+    abort();
   }
-  return option_list(opt, count);
+  return opt;
 }
 
-bool opt_is_set(const char *name)
+bool option_given(const sb_option *opt)
 {
-  sb_option *opt = options_find(name);
-  return opt != NULL && opt->user_set;
+  return opt->user_set;
 }
 
-size_t opt_numbers(const char *name, double *out, size_t max)
+/* The function names are in parentheses: options.h defines macros of the same names. */
+bool (opt_bool)(const char *name)
 {
-  sb_option *opt = options_find(name);
+  return option_flag(options_get(name));
+}
+
+int64_t (opt_int)(const char *name)
+{
+  return option_int(options_get(name));
+}
+
+uint64_t (opt_size)(const char *name)
+{
+  return option_size(options_get(name));
+}
+
+double (opt_double)(const char *name)
+{
+  return option_double(options_get(name));
+}
+
+const char *(opt_string)(const char *name)
+{
+  return options_get(name)->text;
+}
+
+const char *const *(opt_list)(const char *name, size_t *count)
+{
+  return option_list(options_get(name), count);
+}
+
+bool (opt_is_set)(const char *name)
+{
+  return options_get(name)->user_set;
+}
+
+size_t (opt_numbers)(const char *name, double *out, size_t max)
+{
+  sb_option *opt = options_get(name);
   size_t n = 0;
 
-  if (opt == NULL || opt->text == NULL || opt->text[0] == '\0')
+  if (opt->text == NULL || opt->text[0] == '\0')
     return 0;
   if (opt->item_count == 0) {        /* a single value, or an option without lists */
     if (max > 0)
@@ -734,6 +794,36 @@ size_t opt_numbers(const char *name, double *out, size_t max)
     if (i < max)
       out[i] = strtod(opt->items[i], NULL);
   return n;
+}
+
+/* The linker's bounds of the names SB_OPTION_READ recorded; weak, so that a program without
+   any read still links (both are then NULL). */
+extern const char *const __start_sb_option_reads[] __attribute__((weak));
+extern const char *const __stop_sb_option_reads[] __attribute__((weak));
+
+static bool declared_in(const option_decl *decls, const char *name)
+{
+  for (const option_decl *d = decls; d->name != NULL; d++)
+    if (name_equal(d->name, name))
+      return true;
+  return false;
+}
+
+const char *options_undeclared_read(const option_decl *const *more)
+{
+  for (const char *const *read = __start_sb_option_reads;
+       read != NULL && read < __stop_sb_option_reads; read++) {
+    const char *name = *read;
+    if (name == NULL)                /* padding, should the linker align entries apart */
+      continue;
+    const sb_option *opt = options_find(name);
+    bool found = opt != NULL && !opt->pending;
+    for (const option_decl *const *t = more; !found && t != NULL && *t != NULL; t++)
+      found = declared_in(*t, name);
+    if (!found)
+      return name;
+  }
+  return NULL;
 }
 
 size_t options_count(void)
@@ -831,18 +921,23 @@ static const char *type_hint(sb_arg_type_t type)
   }
 }
 
+static sb_arg_type_t help_type(const option_decl *d)
+{
+  return d->help_type != SB_ARG_TYPE_NULL ? d->help_type : d->type;
+}
+
 void options_print(const option_decl *decls)
 {
   size_t width = 0;
 
   for (const option_decl *d = decls; d->name != NULL; d++) {
-    size_t len = strlen(d->name) + strlen(type_hint(d->type));
+    size_t len = strlen(d->name) + strlen(type_hint(help_type(d)));
     if (len > width)
       width = len;
   }
   for (const option_decl *d = decls; d->name != NULL; d++) {
-    printf("  --%s%-*s%s", d->name, (int) (width - strlen(d->name) + 1), type_hint(d->type),
-           d->desc ? d->desc : "");
+    printf("  --%s%-*s%s", d->name, (int) (width - strlen(d->name) + 1),
+           type_hint(help_type(d)), d->desc ? d->desc : "");
     if (d->default_text != NULL)
       printf(" [%s]", d->default_text);
     printf("\n");

@@ -65,7 +65,7 @@ static __thread bool tls_seeded;
 static atomic_uint lazy_seeded_threads;
 
 static _Atomic uint64_t unique_next[UNIQUE_MAX_LANES];
-static unsigned unique_lanes = UNIQUE_MAX_LANES;
+static const unsigned unique_lanes = UNIQUE_MAX_LANES;
 static uint32_t unique_key[2];
 static atomic_bool unique_started;
 
@@ -261,8 +261,7 @@ void rand_thread_init(unsigned thread_id)
   tls_seeded = true;
 
   /* A re-seeded thread starts its unique() lane afresh; the abandoned indices stay reserved.
-     The id is reduced to a lane only when reserving, after rand_unique_configure() had its
-     say. */
+     The id is reduced to a lane when reserving. */
   tls_unique_lane = thread_id;
   tls_unique_next = tls_unique_end = 0;
 }
@@ -425,23 +424,15 @@ uint32_t sb_rand_zipfian(uint32_t a, uint32_t b)  { return (uint32_t) sb_rand_zi
 /* ---- unique() ---------------------------------------------------------------------- */
 
 /*
- * Index i in [0, 2^32) is owned by lane i mod L; lane l is the thread id modulo L. A thread
- * reserves UNIQUE_BATCH consecutive indices of its lane with one atomic add on the lane's
- * counter and hands them out from thread-local state, so a thread alone in its lane gets the
- * same sequence for the same seed, and threads sharing a lane (ids >= L, a re-used id) still
- * never collide. An exhausted lane sends the thread on to the next one. Each index is mapped
+ * Index i in [0, 2^32) is owned by lane i mod L (L = UNIQUE_MAX_LANES); lane l is the thread
+ * id modulo L. A thread reserves UNIQUE_BATCH consecutive indices of its lane with one atomic
+ * add on the lane's counter and hands them out from thread-local state, so a thread alone in
+ * its lane gets the same sequence for the same seed, and threads sharing a lane (ids >= L, a
+ * re-used id) still never collide. An exhausted lane sends the thread on to the next one. Each index is mapped
  * to its value by a keyed bijection of uint32, so values look random yet cannot repeat until
  * all 2^32 indices (less the unused tails of reserved batches) are spent; after that unique()
  * degrades to plain random numbers.
  */
-void rand_unique_configure(unsigned slots)
-{
-  if (atomic_load_explicit(&unique_started, memory_order_relaxed))
-    return;   /* re-striping would map new indices onto values already returned */
-  if (slots < 1)
-    slots = 1;
-  unique_lanes = slots < UNIQUE_MAX_LANES ? slots : UNIQUE_MAX_LANES;
-}
 
 /* lowbias32 (Chris Wellons' hash prospector): xorshifts and odd multipliers are each
    invertible, so the whole function is a bijection. */

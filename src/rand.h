@@ -82,10 +82,6 @@ uint64_t sb_rand_zipfian64(uint64_t a, uint64_t b);
    lane. There are 2^32 values in all (less up to 4095 per thread left unused when a thread
    is re-seeded); once they are spent it returns ordinary random numbers. */
 uint32_t sb_rand_unique(void);
-/* Number of unique() lanes, i.e. distinct thread ids in use (threads + 1 for the main and
-   background threads), at most 1024 (the default). Call before any thread draws unique
-   numbers; later calls are ignored. Ids beyond the lane count share lanes safely. */
-void rand_unique_configure(unsigned slots);
 
 /* Fill buf[0..strlen(fmt)) from template fmt: '#' -> random digit, '@' -> random lowercase
    letter, anything else copied. No terminating NUL is written. */

@@ -28,7 +28,6 @@ static sem_t stop_signal;          /* posted by rate_stop to cut the generator's
 static pthread_t generator;
 static bool generator_started;
 static int stopping;
-static int overflowed;
 
 static double mean_gap_ns;
 static uint64_t schedule_start_ns;
@@ -56,7 +55,6 @@ static void *generator_main(void *arg)
       break;
 
     if (!ck_ring_enqueue_spmc(&ring, ring_buffer, (void *) (uintptr_t) next_ns)) {
-      __atomic_store_n(&overflowed, 1, __ATOMIC_RELEASE);
       log_text(LOG_FATAL, "The event queue is full. This means the worker threads are unable "
                "to keep up with the specified event generation rate");
       runner_fail();
@@ -73,7 +71,6 @@ int rate_start(double events_per_second, uint64_t start_ns, unsigned background_
   schedule_start_ns = start_ns;
   generator_tid = background_tid;
   stopping = 0;
-  overflowed = 0;
   ck_ring_init(&ring, RATE_QUEUE_CAPACITY);
   if (sem_init(&queued, 0, 0) != 0 || sem_init(&stop_signal, 0, 0) != 0)
     return errno;
@@ -113,9 +110,4 @@ void rate_stop(void)
 uint64_t rate_queue_length(void)
 {
   return ck_ring_size(&ring);
-}
-
-bool rate_overflowed(void)
-{
-  return __atomic_load_n(&overflowed, __ATOMIC_ACQUIRE);
 }

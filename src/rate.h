@@ -26,7 +26,4 @@ void rate_stop(void);
 /* Events generated but not yet taken by a worker. */
 uint64_t rate_queue_length(void);
 
-/* True once the queue overflowed (the fatal "event queue is full" condition). */
-bool rate_overflowed(void);
-
 #endif

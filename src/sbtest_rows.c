@@ -108,8 +108,3 @@ size_t sbtest_row_values(const sbtest_rows *rows, const sbtest_row *row, char *o
   out[n++] = ')';
   return n;
 }
-
-uint64_t sbtest_logical_row_bytes(const sbtest_rows *rows)
-{
-  return 8 + rows->c_len + rows->pad_len;
-}

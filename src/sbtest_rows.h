@@ -45,9 +45,4 @@ void sbtest_row_make(const sbtest_rows *rows, int64_t id, sbtest_row *row);
 size_t sbtest_row_tsv(const sbtest_rows *rows, const sbtest_row *row, char *out);
 size_t sbtest_row_values(const sbtest_rows *rows, const sbtest_row *row, char *out);
 
-/* Bytes a SQL server's columns hold for one row (INT id, INT k, c, pad) and for one entry of
-   the index on k (INT k, INT id): the "logical size" the size report compares with. */
-uint64_t sbtest_logical_row_bytes(const sbtest_rows *rows);
-#define SBTEST_LOGICAL_INDEX_ENTRY_BYTES 8
-
 #endif

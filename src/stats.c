@@ -60,11 +60,6 @@ void stats_free(void)
   workers = NULL;
 }
 
-unsigned stats_workers(void)
-{
-  return worker_count;
-}
-
 worker_stats *stats_of(unsigned thread_id)
 {
   /* Unknown ids (a script passing a bogus tid) count as background work. */

@@ -132,7 +132,6 @@ typedef struct sb_stat {
 int stats_init(unsigned workers);
 void stats_free(void);
 
-unsigned stats_workers(void);
 worker_stats *stats_of(unsigned thread_id);
 
 /* Reset epoch: bumped by the reporter when it takes a new baseline. */

@@ -38,12 +38,6 @@ static int fileio_cmd_cleanup(void)
   return fileio_files_remove(&settings) == 0 ? 0 : 1;
 }
 
-static int fileio_cmd_help(void)
-{
-  fileio_print_options();
-  return 0;
-}
-
 static int fileio_init(void)
 {
   if (fileio_settings_read(&settings, true) != 0)
@@ -120,7 +114,6 @@ sb_test fileio_test = {
   .options = fileio_args,
   .cmd_prepare = fileio_cmd_prepare,
   .cmd_cleanup = fileio_cmd_cleanup,
-  .cmd_help = fileio_cmd_help,
   .ops = {
     .init = fileio_init,
     .print_mode = fileio_print_mode,

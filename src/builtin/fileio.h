@@ -114,8 +114,6 @@ typedef struct fileio_worker {
 /* Read the options into `s` with 1.0.20's checks and messages; `for_run` also reads the test
    mode and the async backlog. Returns 0, or -1 after printing why. */
 int fileio_settings_read(fileio_settings *s, bool for_run);
-/* "fileio options:" and the option list, as `sysbench fileio help` prints it. */
-void fileio_print_options(void);
 /* Size as 1.0.20 prints it: "16KiB", "5.333KiB", "1GiB" (the caller adds the "B"). */
 const char *fileio_size_text(char *buf, size_t len, double bytes);
 

@@ -7,11 +7,12 @@
  * --file-block-size and --file-total-size are sizes read the way 1.0.20 reads them: digits and
  * an optional K/M/G/T/P/E multiplier (powers of 1024, either case; anything after it ignored),
  * so "16k" and "16kb" are 16384 and anything else is 0, which the checks below reject with
- * 1.0.20's line. They are registered as strings for that reason, and printed in the help with
- * 1.0.20's types (N and SIZE).
+ * 1.0.20's line. They are declared as strings for that reason, with 1.0.20's types (N and
+ * SIZE) for the help.
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,44 +20,51 @@
 #include "fileio.h"
 #include "logger.h"
 #include "options.h"
+#include "printable.h"
 #include "runner.h"
 
+/*
+ * The ranges are checked when fileio reads its settings (checked_on_read), as 1.0.20 checks
+ * them: only for the commands that use the option (not for help), in 1.0.20's order, with
+ * its lines ("FATAL: Invalid value for file-num: -1" is ours in its style: 1.0.20 took -1).
+ */
+#define WHOLE_INT "a whole number from 0 to 2147483647"
+
 const option_decl fileio_args[] = {
-  {.name = "file-num", .desc = "number of files to create", .default_text = "128", .type = SB_ARG_TYPE_INT},
-  {.name = "file-block-size", .desc = "block size to use in all IO operations", .default_text = "16384", .type = SB_ARG_TYPE_STRING},
-  {.name = "file-total-size", .desc = "total size of files to create", .default_text = "2G", .type = SB_ARG_TYPE_STRING},
+  {.name = "file-num", .desc = "number of files to create", .default_text = "128",
+   .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = INT_MAX, .checked_on_read = true,
+   .compat_error = "FATAL: Invalid value for file-num: %s",
+   .expect = "a number of files from 1 to 2147483647"},
+  {.name = "file-block-size", .desc = "block size to use in all IO operations",
+   .default_text = "16384", .type = SB_ARG_TYPE_STRING, .help_type = SB_ARG_TYPE_INT},
+  {.name = "file-total-size", .desc = "total size of files to create", .default_text = "2G",
+   .type = SB_ARG_TYPE_STRING, .help_type = SB_ARG_TYPE_SIZE},
   {.name = "file-test-mode", .desc = "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", .type = SB_ARG_TYPE_STRING},
   {.name = "file-io-mode", .desc = "file operations mode {sync,async,mmap}", .default_text = "sync", .type = SB_ARG_TYPE_STRING},
-  {.name = "file-async-backlog", .desc = "number of asynchronous operatons to queue per thread", .default_text = "128", .type = SB_ARG_TYPE_INT},
+  {.name = "file-async-backlog", .desc = "number of asynchronous operatons to queue per thread",
+   .default_text = "128", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 1, .max = INT_MAX,
+   .checked_on_read = true, .compat_error = "FATAL: Invalid value of file-async-backlog: %s",
+   .expect = "a number of requests in flight per thread, 1 or more, such as 128"},
   {.name = "file-extra-flags", .desc = "list of additional flags to use to open files {sync,dsync,direct}", .default_text = "", .type = SB_ARG_TYPE_LIST},
-  {.name = "file-fsync-freq", .desc = "do fsync() after this number of requests (0 - don't use fsync())", .default_text = "100", .type = SB_ARG_TYPE_INT},
+  {.name = "file-fsync-freq", .desc = "do fsync() after this number of requests (0 - don't use "
+   "fsync())", .default_text = "100", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0,
+   .max = INT_MAX, .checked_on_read = true,
+   .compat_error = "FATAL: Invalid value for file-fsync-freq: %s.", .expect = WHOLE_INT},
   {.name = "file-fsync-all", .desc = "do fsync() after each write operation", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
   {.name = "file-fsync-end", .desc = "do fsync() at the end of test", .default_text = "on", .type = SB_ARG_TYPE_BOOL},
   {.name = "file-fsync-mode", .desc = "which method to use for synchronization {fsync, fdatasync}", .default_text = "fsync", .type = SB_ARG_TYPE_STRING},
   {.name = "file-merged-requests", .desc = "merge at most this number of IO requests if possible "
-   "(0 - don't merge)", .default_text = "0", .type = SB_ARG_TYPE_INT},
-  {.name = "file-rw-ratio", .desc = "reads/writes ratio for combined test", .default_text = "1.5", .type = SB_ARG_TYPE_DOUBLE},
+   "(0 - don't merge)", .default_text = "0", .type = SB_ARG_TYPE_INT, .ranged = true, .min = 0,
+   .max = INT_MAX, .checked_on_read = true,
+   .compat_error = "FATAL: Invalid value for file-merged-requests: %s.", .expect = WHOLE_INT},
+  {.name = "file-rw-ratio", .desc = "reads/writes ratio for combined test", .default_text = "1.5",
+   .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = INFINITY,
+   .checked_on_read = true, .compat_error = "FATAL: Invalid value for --file-rw-ratio: %f.",
+   .expect = "a number of reads per write of 0 or more, such as 1.5"},
   {.name = NULL}
 };
 
-#define FILEIO_ARG_COUNT (sizeof(fileio_args) / sizeof(fileio_args[0]))
-
 static const char size_multipliers[] = "KMGTPE";
-
-void fileio_print_options(void)
-{
-  option_decl shown[FILEIO_ARG_COUNT];
-
-  memcpy(shown, fileio_args, sizeof(shown));
-  for (size_t i = 0; shown[i].name != NULL; i++) {
-    if (strcmp(shown[i].name, "file-block-size") == 0)
-      shown[i].type = SB_ARG_TYPE_INT;
-    else if (strcmp(shown[i].name, "file-total-size") == 0)
-      shown[i].type = SB_ARG_TYPE_SIZE;
-  }
-  printf("fileio options:\n");
-  options_print(shown);
-}
 
 const char *fileio_size_text(char *buf, size_t len, double bytes)
 {
@@ -124,7 +132,8 @@ static int read_test_mode(fileio_settings *s)
 
   if (mode == NULL) {
     log_text(LOG_FATAL, "Missing required argument: --file-test-mode\n");
-    fileio_print_options();
+    printf("fileio options:\n");     /* as `sysbench fileio help` prints them */
+    options_print(fileio_args);
     return -1;
   }
   for (size_t i = 0; i < sizeof(test_mode_names) / sizeof(test_mode_names[0]); i++)
@@ -171,10 +180,12 @@ static int read_block_size(fileio_settings *s)
 
   if (block == 0 || block > INT_MAX) {
     /* 1.0.20 keeps the block size in an int and prints that int. */
-    log_text(LOG_FATAL, "Invalid value for file-block-size: %d.",
-             block > INT_MAX ? INT_MAX : (int) block);
-    hint("--file-block-size expects a size from 1 byte to 2G-1, such as 4K or 16384 "
-         "(given: '%s')", text ? text : "");
+    char value[32], expect[PRINTABLE_MAX + 128], given[PRINTABLE_MAX];
+    snprintf(value, sizeof(value), "%d", block > INT_MAX ? INT_MAX : (int) block);
+    snprintf(expect, sizeof(expect), "a size from 1 byte to 2G-1, such as 4K or 16384 "
+             "(given: '%s')", printable(text ? text : "", given, sizeof(given)));
+    option_report_invalid("file-block-size", value,
+                          "FATAL: Invalid value for file-block-size: %s.", expect);
     return -1;
   }
   if (s->validate && block < FILEIO_BLOCK_TRAILER) {
@@ -218,20 +229,6 @@ static int read_extra_flags(fileio_settings *s)
   return 0;
 }
 
-/* An INT option that must be >= 0 (and fit 1.0.20's int), with 1.0.20's message. */
-static int read_count(const char *option, unsigned *out)
-{
-  int64_t n = opt_int(option);
-
-  if (n < 0 || n > INT_MAX) {
-    log_text(LOG_FATAL, "Invalid value for %s: %lld.", option, (long long) n);
-    hint("--%s expects a whole number from 0 to 2147483647", option);
-    return -1;
-  }
-  *out = (unsigned) n;
-  return 0;
-}
-
 int fileio_settings_read(fileio_settings *s, bool for_run)
 {
   const run_config *run = runner_config();
@@ -242,20 +239,20 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
   s->debug = run->debug;
   s->for_run = for_run;
 
-  int64_t files = opt_int("file-num");
-  if (files <= 0 || files > INT_MAX) {
-    log_text(LOG_FATAL, "Invalid value for file-num: %lld", (long long) files);
-    hint("--file-num expects a number of files from 1 to 2147483647");
+  if (option_check("file-num") != 0)
     return -1;
-  }
-  s->file_num = (unsigned) files;
+  s->file_num = (unsigned) opt_int("file-num");
 
   const char *total_text = opt_string("file-total-size");
   s->total_size = size_value(total_text);
   if (s->total_size == 0 || s->total_size > INT64_MAX) {
-    log_text(LOG_FATAL, "Invalid value for file-total-size: %lld", (long long) s->total_size);
-    hint("--file-total-size expects a size such as 2G, 512M or 1048576 (given: '%s')",
-         total_text ? total_text : "");
+    /* 1.0.20 prints the size it read, as a signed number */
+    char value[32], expect[PRINTABLE_MAX + 128], given[PRINTABLE_MAX];
+    snprintf(value, sizeof(value), "%lld", (long long) s->total_size);
+    snprintf(expect, sizeof(expect), "a size such as 2G, 512M or 1048576 (given: '%s')",
+             printable(total_text ? total_text : "", given, sizeof(given)));
+    option_report_invalid("file-total-size", value,
+                          "FATAL: Invalid value for file-total-size: %s", expect);
     return -1;
   }
   s->file_size = s->total_size / s->file_num;
@@ -264,12 +261,14 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
     return -1;
   if (read_io_mode(s) != 0)
     return -1;
-  if (read_count("file-merged-requests", &s->merged_requests) != 0)
+  if (option_check("file-merged-requests") != 0)
     return -1;
+  s->merged_requests = (unsigned) opt_int("file-merged-requests");
   if (read_block_size(s) != 0 || read_extra_flags(s) != 0)
     return -1;
-  if (read_count("file-fsync-freq", &s->fsync_freq) != 0)
+  if (option_check("file-fsync-freq") != 0)
     return -1;
+  s->fsync_freq = (unsigned) opt_int("file-fsync-freq");
 
   s->fsync_end = opt_bool("file-fsync-end");
   s->fsync_all = opt_bool("file-fsync-all");
@@ -288,12 +287,9 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
     return -1;
   }
 
-  s->rw_ratio = opt_double("file-rw-ratio");
-  if (!(s->rw_ratio >= 0)) {
-    log_text(LOG_FATAL, "Invalid value for --file-rw-ratio: %f.", s->rw_ratio);
-    hint("--file-rw-ratio expects a number of reads per write of 0 or more, such as 1.5");
+  if (option_check("file-rw-ratio") != 0)
     return -1;
-  }
+  s->rw_ratio = opt_double("file-rw-ratio");
 
   if (!for_run)
     return 0;
@@ -304,14 +300,9 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
     return -1;
   }
   if (s->io_mode == FILEIO_IO_ASYNC) {
-    int64_t backlog = opt_int("file-async-backlog");
-    if (backlog <= 0 || backlog > INT_MAX) {
-      log_text(LOG_FATAL, "Invalid value of file-async-backlog: %lld", (long long) backlog);
-      hint("--file-async-backlog expects a number of requests in flight per thread, 1 or "
-           "more, such as 128");
+    if (option_check("file-async-backlog") != 0)
       return -1;
-    }
-    s->async_backlog = (unsigned) backlog;
+    s->async_backlog = (unsigned) opt_int("file-async-backlog");
   }
   return 0;
 }

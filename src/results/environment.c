@@ -93,7 +93,7 @@ int environment_given_options(result_option **out, size_t *count)
   for (size_t i = 0; i < n; i++) {
     sb_option *opt = options_at(i);
     const char *name = option_name(opt);
-    if (!opt_is_set(name))
+    if (!option_given(opt))
       continue;
     const char *text = option_text(opt);
     (*out)[used].name = strdup(name);

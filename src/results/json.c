@@ -567,12 +567,6 @@ void json_put_rounded(json_writer *w, const char *key, double value, int digits)
   json_put_double(w, key, isfinite(value) ? strtod(buf, NULL) : value);
 }
 
-void json_put_bool(json_writer *w, const char *key, bool value)
-{
-  start_item(w, key);
-  fputs(value ? "true" : "false", w->out);
-}
-
 void json_finish(json_writer *w)
 {
   fputc('\n', w->out);

@@ -59,7 +59,6 @@ void json_put_i64(json_writer *w, const char *key, int64_t value);
 void json_put_double(json_writer *w, const char *key, double value);
 /* A derived figure for people: `digits` significant digits are plenty. */
 void json_put_rounded(json_writer *w, const char *key, double value, int digits);
-void json_put_bool(json_writer *w, const char *key, bool value);
 void json_finish(json_writer *w);              /* the final newline */
 
 #endif

@@ -49,11 +49,6 @@ int results_register(char *err, size_t errlen)
   return options_declare(results_args, err, errlen);
 }
 
-report_format results_format(void)
-{
-  return format;
-}
-
 bool results_recording(void)
 {
   return recording;

@@ -27,7 +27,6 @@ int results_register(char *err, size_t errlen);
    message printed). */
 int results_configure(const char *command, run_config *run);
 
-report_format results_format(void);
 /* Is this run recorded (a result file, a machine-readable format, or a sweep)? */
 bool results_recording(void);
 void results_enable_recording(void);

@@ -3,7 +3,6 @@
  * histogram.h's dense form) and the figures derived from a period: rates, percentiles by the
  * text report's rule, thread fairness.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,31 +187,6 @@ uint64_t result_percentile_ns(const result_period *p, double pct)
 double result_latency_avg_ns(const result_period *p)
 {
   return p->events ? (double) p->latency_sum_ns / (double) p->events : 0;
-}
-
-void result_fairness(const result_period *p, double *events_avg, double *events_stddev,
-                     double *time_avg, double *time_stddev)
-{
-  double es = 0, ts = 0, eq = 0, tq = 0;
-  size_t n = p->thread_count;
-
-  *events_avg = *events_stddev = *time_avg = *time_stddev = 0;
-  if (n == 0)
-    return;
-  for (size_t i = 0; i < n; i++) {
-    es += (double) p->thread_events[i];
-    ts += (double) p->thread_time_ns[i] / 1e9;
-  }
-  *events_avg = es / (double) n;
-  *time_avg = ts / (double) n;
-  for (size_t i = 0; i < n; i++) {
-    double de = (double) p->thread_events[i] - *events_avg;
-    double dt = (double) p->thread_time_ns[i] / 1e9 - *time_avg;
-    eq += de * de;
-    tq += dt * dt;
-  }
-  *events_stddev = sqrt(eq / (double) n);
-  *time_stddev = sqrt(tq / (double) n);
 }
 
 int result_add_error_code(result_period *p, const char *code, uint64_t count)

@@ -120,9 +120,6 @@ uint64_t result_queries(const result_period *p);
    known); 0 for a period without latencies. */
 uint64_t result_percentile_ns(const result_period *p, double pct);
 double result_latency_avg_ns(const result_period *p);
-/* Thread fairness as 1.0 prints it: events and execution time (s) avg/stddev per thread. */
-void result_fairness(const result_period *p, double *events_avg, double *events_stddev,
-                     double *time_avg, double *time_stddev);
 
 /* Add `count` of error code `code` to a period. -1 when out of memory. */
 int result_add_error_code(result_period *p, const char *code, uint64_t count);

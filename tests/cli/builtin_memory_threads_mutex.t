@@ -130,10 +130,10 @@ bad_value memory --memory-block-size=abc "^FATAL: Invalid value for memory-block
 bad_value memory --memory-total-size=-5 \
   "^HINT: --memory-total-size expects a size: a whole number with an optional K, M, G or T"
 bad_value memory --memory-block-size=2K \
-  "^FATAL: Invalid value for memory-block-size: 2K \(.*no larger than memory-total-size" \
+  "^FATAL: Invalid value for --memory-block-size: 2K \(.*no larger than --memory-total-size" \
   --memory-total-size=1K
 bad_value memory --memory-total-size=4K \
-  "^FATAL: Invalid value for memory-total-size: 4K \(expected 0 for no limit.* 8192 bytes" \
+  "^FATAL: Invalid value for --memory-total-size: 4K \(expected 0 for no limit.* 8192 bytes" \
   --threads=8
 bad_value memory --memory-scope=foo "^HINT: --memory-scope expects global or local$"
 bad_value memory --memory-oper=foo "^HINT: --memory-oper expects read, write or none$"

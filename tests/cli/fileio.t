@@ -96,7 +96,7 @@ Throughput:
     written, MiB/s: +[0-9.]+
 
 General statistics:" "1.0.20's File operations and Throughput blocks, then General statistics"
-like "$(printf '%s\n' "$out" | tail -n 6)" "^    execution time \(avg/stddev\): +[0-9./]+
+like "$(printf '%s\n' "$out" | tail -n 7)" "^    execution time \(avg/stddev\): +[0-9./]+
 
 Latency by operation \(ms\):
                    count +min +avg +max +95th

@@ -295,7 +295,12 @@ cols=$(printf '%s\n' "$help" | awk '/^General options:/ {f = 1; next} f && /^$/ 
   f { match($0, /^  --[^ ]+ +/); print RLENGTH }' | sort -u | wc -l)
 is "$cols" 1 "--help aligns the descriptions of a section in one column"
 like "$help" "Compiled-in tests:
-  cpu - CPU performance test" "--help lists the compiled-in tests"
+  fileio - File I/O test
+  cpu - CPU performance test
+  memory - Memory functions speed test
+  threads - Threads subsystem performance test
+  mutex - Mutex performance test
+" "--help lists the compiled-in tests, in 1.0.20's order"
 like "$help" "See 'sysbench <testname> help' for a list of options for each test.$" \
      "--help ends with the per-test help hint"
 

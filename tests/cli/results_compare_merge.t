@@ -98,7 +98,7 @@ v = min(max(value(i), f["latency_min_ns"]), f["latency_max_ns"])
 print("%.3f" % (v / 1e6))
 PY
 )
-is "$p99" "$want" "p99 of the merged file is recomputed from its histogram by the documented rule"
+num_cmp "$p99" == "$want" "p99 of the merged file is recomputed from its histogram by the documented rule"
 
 sb merge a.json c.json --report-file=ac.json
 is "$rc|$out" "0|" "merge --report-file writes the file, nothing on standard output"

@@ -24,7 +24,38 @@ like "$(inner num_cmp "$(line_of "$text" "^third$")" "<" "$(line_of "$text" "^se
 like "$(inner is "" "0" "x")" "^not ok 1 - x" "is: an empty value is not 0"
 like "$(inner like "" "[0-9]" "x")" "^not ok 1 - x" "like: empty text matches no number"
 like "$(inner ok 1 "x")" "^not ok 1 - x" "ok takes an exit status: 1 fails"
+
+# A pattern of several lines is a run of consecutive lines, not lines as alternatives.
+lines=$(printf 'Head:\n    a: 1\n\n    b: 2\nNAME\nNAMES\n')
+like "$(inner like "$lines" "Head:
+    a: [0-9]+
+
+    b: [0-9]+" "x")" "^ok 1 - x" "like: lines in order, with the empty line between, match"
+like "$(inner like "$lines" "Head:
+    b: [0-9]+" "x")" "^not ok 1 - x" "like: lines that do not follow one another do not match"
+like "$(inner like "$lines" "    a: 1
+    b: 2" "x")" "^not ok 1 - x" "like: an empty line of the text is not skipped"
+like "$(inner like "$lines" "
+NAMES
+" "x")" "^ok 1 - x" "like: a first and a last empty line make a whole line: NAMES"
+like "$(inner like "$lines" "
+NAM
+" "x")" "^not ok 1 - x" "... so NAM is no whole line"
+like "$(inner like "nothing" "
+NAME
+" "x")" "^not ok 1 - x" "like: a pattern with empty lines does not match any text"
+like "$(inner like "$lines" "" "x")" "^not ok 1 - x" "like: an empty pattern, which any text matches, fails"
+like "$(inner like "$lines" "z*" "x")" "^not ok 1 - x" "like: so does one that matches any line (z*)"
+like "$(inner like "$lines" "^$" "x")" "^ok 1 - x" "like: ^\$ is an empty line, not any text"
+like "$(inner unlike "$lines" "Head:
+    a: 1" "x")" "^not ok 1 - x" "unlike: consecutive lines that are there fail it"
 is "$(field "total: 42 events" "total:")" 42 "field: the number after the label"
-is "$(field "nothing here" "total:")" "" "field: nothing when the label is missing"
+is "$(field "nothing here" "total:" | grep -c 'not found')" 1 "field: says so when the label is missing"
+like "$(inner is "$(field "a" "total:")" "$(field "b" "total:")" "x")" "^not ok 1 - x" \
+     "is: two fields that were not found are not equal"
+like "$(inner is "1/$(field "a" "total:")" "1/$(field "b" "total:")" "x")" "^not ok 1 - x" \
+     "is: ... nor are two texts holding them"
+out="a=1"
+like "$(inner is "$(optval b)" "" "x")" "^not ok 1 - x" "optval: an option the dump lacks is not ''"
 
 done_testing

@@ -47,7 +47,7 @@ declared unparsable-numbers memory-block-over-total
 for bad in --memory-total-size=abc --memory-total-size=-5 --memory-block-size=2K; do
   sb memory --memory-total-size=1K "$bad" run
   is "$rc" 1 "memory $bad is refused (exit 1)"
-  like "$out$err" "Invalid value for (the 'memory_(total|block)_size' option|memory-(total|block)-size)" \
+  like "$out$err" "Invalid value for (the 'memory_(total|block)_size' option|--memory-(total|block)-size)" \
        "memory $bad: the message names the option"
 done
 

@@ -116,7 +116,7 @@ for args in "--file-test-mode=seqwr --file-fsync-freq=7" \
   (cd "$TEST_TMP/dbg" && "$REF_SB" fileio $S prepare >/dev/null)
   theirs=$(requests "$REF_SB" $args --events=300)
   ours=$(requests "$SB" $args --events=300)
-  is "$ours" "$theirs" "the same 300 requests, in order: $args"
+  is "$ours" "${theirs:-${TAP_NOT_FOUND}requests of 1.0.20>}" "the same 300 requests, in order: $args"
 done
 for args in "--file-test-mode=rndrd" "--file-test-mode=rndwr --file-fsync-freq=13" \
             "--file-test-mode=rndrw --file-fsync-freq=13 --file-rw-ratio=0.7" \
@@ -125,7 +125,8 @@ for args in "--file-test-mode=rndrd" "--file-test-mode=rndwr --file-fsync-freq=1
   theirs=$(requests "$REF_SB" $args --events=300 | grep -o 'operation: [0-9]')
   ours=$(requests "$SB" $args --events=300 | grep -o 'operation: [0-9]')
   n=$(printf '%s\n' "$theirs" | grep -c .)
-  is "$ours" "$theirs" "the same sequence of $n reads, writes and fsyncs: $args"
+  is "$ours" "${theirs:-${TAP_NOT_FOUND}operations of 1.0.20>}" \
+     "the same sequence of $n reads, writes and fsyncs: $args"
 done
 
 # The intermediate line has 1.0.20's layout (how many lines a timed run prints may differ).

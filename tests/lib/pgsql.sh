@@ -65,7 +65,10 @@ pg_free_port() {
 }
 
 # The number after "NAME:" in a sysbench report ($out): read, write, other, total,
-# transactions, queries, "ignored errors", reconnects, "total number of events".
+# transactions, queries, "ignored errors", reconnects, "total number of events". A report
+# without it gives tap.sh's "<not found: NAME>", which no check takes for a value.
 stat() {
-  printf '%s\n' "$out" | sed -nE "s/^ +$1: +([0-9]+).*/\1/p" | head -1
+  local n
+  n=$(printf '%s\n' "$out" | sed -nE "s/^ +$1: +([0-9]+).*/\1/p" | head -1)
+  printf '%s\n' "${n:-$TAP_NOT_FOUND$1>}"
 }

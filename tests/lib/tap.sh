@@ -32,22 +32,84 @@ ok() {
   if [ "$1" = 0 ]; then _tap_result 1 "$2"; else _tap_result 0 "$2"; fi
 }
 
+# Printed by the helpers that read a value out of a text (field, optval, the drivers' stat)
+# when it is not there: `is` refuses it on either side, num_cmp takes it for no number, so a
+# value that was not found never compares equal to another one that was not found either.
+TAP_NOT_FOUND="<not found: "
+
 # is GOT WANT NAME
 is() {
+  case "$1$2" in
+    *"$TAP_NOT_FOUND"*) _tap_result 0 "$3" "a value was not found:" "got:      '$1'" \
+                          "expected: '$2'"; return ;;
+  esac
   if [ "$1" = "$2" ]; then _tap_result 1 "$3"
   else _tap_result 0 "$3" "got:      '$1'" "expected: '$2'"; fi
 }
 
-# like TEXT REGEX NAME (extended regex, matched against the whole text)
+# _tap_match TEXT REGEX: whether TEXT matches REGEX (extended, as grep -E). A one-line REGEX
+# matches when one line of TEXT does. A REGEX of several lines matches as many consecutive
+# lines of TEXT, each line of the REGEX one line of the text, in order; an empty line of the
+# REGEX is an empty line of the text, except a first or last one, which only says that the
+# REGEX's next (or previous) line is a whole line ("\nNAME\n": a line that is NAME). grep
+# alone would take each line of such a REGEX as an alternative, and its empty lines match any
+# text: the check could not fail.
+_tap_match() {
+  local text=$1 regex=$2 j p lists=""
+  local -a pat
+  case $regex in
+    *$'\n'*) ;;
+    *) printf '%s\n' "$text" | grep -Eq -- "$regex"; return ;;
+  esac
+  mapfile -t pat <<< "$regex"
+  if [ -z "${pat[0]}" ]; then
+    pat=("${pat[@]:1}")
+    case ${pat[0]} in ^*) ;; *) pat[0]="^${pat[0]}" ;; esac
+  fi
+  j=$((${#pat[@]} - 1))
+  if [ "$j" -gt 0 ] && [ -z "${pat[$j]}" ]; then
+    unset "pat[$j]"
+    j=$((j - 1))
+    case ${pat[$j]} in *\$) ;; *) pat[$j]="${pat[$j]}\$" ;; esac
+  fi
+  # For each line of the REGEX the numbers of the text lines it matches, then a start line
+  # from which all of them follow one another.
+  for j in "${!pat[@]}"; do
+    p=${pat[$j]}
+    [ -z "$p" ] && p='^$'
+    lists+=$(printf '%s\n' "$text" | grep -nE -- "$p" | sed "s/:.*//; s/^/$j /")$'\n'
+  done
+  printf '%s' "$lists" | awk -v k="${#pat[@]}" '
+    NF == 2 { hit[$1, $2] = 1; if ($1 == 0) start[$2] = 1 }
+    END {
+      for (i in start) {
+        all = 1
+        for (j = 1; j < k && all; j++) all = ((j, i + j) in hit)
+        if (all) exit 0
+      }
+      exit 1
+    }'
+}
+
+# _tap_matches_anything REGEX: a one-line REGEX that matches an empty line and a line of
+# other text alike ("", "x*") matches every text: a check with it could not fail.
+_tap_matches_anything() {
+  case $1 in *$'\n'*) return 1 ;; esac
+  printf '\n' | grep -Eq -- "$1" && printf '#%%~\n' | grep -Eq -- "$1"
+}
+
+# like TEXT REGEX NAME: TEXT matches REGEX (see _tap_match)
 like() {
-  if printf '%s' "$1" | grep -Eq -- "$2"; then _tap_result 1 "$3"
+  if _tap_matches_anything "$2"; then
+    _tap_result 0 "$3" "/$2/ matches any text: the check could not fail"
+  elif _tap_match "$1" "$2"; then _tap_result 1 "$3"
   else _tap_result 0 "$3" "text did not match /$2/:" "$(printf '%s' "$1" | head -20)"; fi
 }
 
-# unlike TEXT REGEX NAME
+# unlike TEXT REGEX NAME: TEXT does not match REGEX (see _tap_match)
 unlike() {
-  if printf '%s' "$1" | grep -Eq -- "$2"; then
-    _tap_result 0 "$3" "text matched /$2/:" "$(printf '%s' "$1" | grep -E -- "$2" | head -5)"
+  if _tap_match "$1" "$2"; then
+    _tap_result 0 "$3" "text matched /$2/:" "$(printf '%s' "$1" | head -20)"
   else _tap_result 1 "$3"; fi
 }
 
@@ -96,9 +158,13 @@ ref() {
 
 have_ref() { [ -x "$REF_SB" ]; }
 
-# field TEXT REGEX : prints the first number after REGEX in TEXT
+# field TEXT REGEX : prints the first number after REGEX in TEXT ("<not found: REGEX>" if no
+# line has REGEX)
 field() {
-  printf '%s\n' "$1" | grep -E -- "$2" | head -1 | sed -E "s/.*$2[^0-9-]*([-0-9.]+).*/\1/"
+  local line
+  line=$(printf '%s\n' "$1" | grep -E -- "$2" | head -1)
+  if [ -z "$line" ]; then printf '%s%s>\n' "$TAP_NOT_FOUND" "$2"; return; fi
+  printf '%s\n' "$line" | sed -E "s/.*$2[^0-9-]*([-0-9.]+).*/\1/"
 }
 
 done_testing() {
@@ -135,9 +201,13 @@ LUA
   } > "$TEST_TMP/$1"
 }
 
-# optval NAME : the value "dump" printed for NAME (from $out)
+# optval NAME : the value "dump" printed for NAME (from $out; "<not found: NAME>" if none)
 optval() {
-  printf '%s\n' "$out" | sed -n "s/^$1=//p" | head -1
+  if printf '%s\n' "$out" | grep -q "^$1="; then
+    printf '%s\n' "$out" | sed -n "s/^$1=//p" | head -1
+  else
+    printf '%s%s>\n' "$TAP_NOT_FOUND" "$1"
+  fi
 }
 
 # mask TEXT : the text with every number replaced by N, and the padding in front of the

@@ -7,8 +7,12 @@
 #include "options.h"
 #include "tap.h"
 
+#include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static char err[512];
 
@@ -57,8 +61,54 @@ static void test_defaults_and_names(void)
   ok(options_find("int-opt") == options_find("int_opt"), "'-' and '_' find the same option");
   ok(options_find("int-op") == NULL && options_find("int-opt-x") == NULL,
      "a prefix or an extension of a name is not the option");
-  ok(opt_int("nonexistent") == 0 && !opt_bool("nonexistent") && opt_string("nonexistent") == NULL,
-     "unknown names read as 0 / false / NULL");
+}
+
+/* Runs `reader` in a child process: true when it died of SIGABRT and said `want` on stderr. */
+static bool aborts_saying(void (*reader)(void), const char *want)
+{
+  int pipe_fds[2];
+  char said[512] = "";
+  int status = 0;
+
+  if (pipe(pipe_fds) != 0)
+    return false;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDERR_FILENO);
+    signal(SIGABRT, SIG_DFL);
+    reader();
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  ssize_t n = read(pipe_fds[0], said, sizeof(said) - 1);
+  said[n > 0 ? n : 0] = '\0';
+  close(pipe_fds[0]);
+  waitpid(pid, &status, 0);
+  if (strstr(said, want) == NULL)
+    printf("#   stderr: %s\n", said);
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(said, want) != NULL;
+}
+
+/* (The functions, not the macros: the macros would record these names as read.) */
+static void read_unknown_int(void) { (void) (opt_int)("int-opt-typo"); }
+static void read_unknown_flag(void) { (void) (opt_bool)("int-opt-typo"); }
+static void read_unknown_string(void) { (void) (opt_string)("int-opt-typo"); }
+static void read_unknown_given(void) { (void) (opt_is_set)("int-opt-typo"); }
+static void read_pending(void) { (void) (opt_string)("only-given"); }
+
+/* A name no component declares is a bug of the reader: it stops the program, naming it. */
+static void test_undeclared_reads(void)
+{
+  const char *want = "BUG: option 'int-opt-typo' is read but no component declares it";
+
+  ok(aborts_saying(read_unknown_int, want), "opt_int() of an undeclared name aborts, naming it");
+  ok(aborts_saying(read_unknown_flag, want), "... so does opt_bool()");
+  ok(aborts_saying(read_unknown_string, want), "... and opt_string()");
+  ok(aborts_saying(read_unknown_given, want), "... and opt_is_set()");
+  options_add_pending("only-given", "1", false);
+  ok(aborts_saying(read_pending, "'only-given'"),
+     "an option only the user gave (no component declares it) is not readable either");
 }
 
 static void test_flags(void)
@@ -143,6 +193,11 @@ static void test_lists_and_validation(void)
      "a bare --list empties it");
 }
 
+static const option_decl late[] = {
+  {.name = "late_opt", .desc = "declared later", .default_text = "5", .type = SB_ARG_TYPE_INT},
+  {.name = NULL},
+};
+
 /* What the command line gave before a script declared the option. */
 static void test_pending(void)
 {
@@ -151,10 +206,6 @@ static void test_pending(void)
 
   ok(p != NULL && option_is_pending(p), "an undeclared option given by the user is pending");
   ok(strcmp(option_given_name(p), "late-opt") == 0, "... remembering how the user spelled it");
-  static const option_decl late[] = {
-    {.name = "late_opt", .desc = "declared later", .default_text = "5", .type = SB_ARG_TYPE_INT},
-    {.name = NULL},
-  };
   ok(options_declare(late, e, sizeof(e)) == 0, "declaring it afterwards succeeds");
   ok(!option_is_pending(p) && opt_int("late-opt") == 12,
      "... and the user's 12 wins over the default 5, now an integer");
@@ -172,7 +223,7 @@ static void test_pending(void)
   options_add_pending("never-declared", "x", false);
   options_accept_pending();
   ok(!option_is_pending(options_find("never-declared")) &&
-     strcmp(opt_string("never-declared"), "x") == 0,
+     strcmp(option_text(options_find("never-declared")), "x") == 0,
      "accepting pending options keeps them as strings (1.0's legacy scripts)");
 }
 
@@ -266,9 +317,68 @@ static void test_item_checks(void)
      options_check_given() == 0, "a string it accepts passes");
 }
 
+/* The one spelling of a rejected value: 1.0.20's line and a HINT, or one line of ours. */
+static void test_invalid_text(void)
+{
+  char text[512];
+
+  option_invalid_text(text, sizeof(text), "cpu_max_prime", "0",
+                      "FATAL: Invalid value of cpu-max-prime: %s.", "1 to 100");
+  ok(strcmp(text, "FATAL: Invalid value of cpu-max-prime: 0.\n"
+                  "HINT: --cpu-max-prime expects 1 to 100") == 0,
+     "1.0.20's line with the value in its slot, then the HINT with the dashed name");
+  option_invalid_text(text, sizeof(text), "rate", "-5", NULL, "0 or more");
+  ok(strcmp(text, "FATAL: Invalid value for --rate: -5 (expected 0 or more)") == 0,
+     "without a 1.0.20 line: one line of ours: %s", text);
+  option_invalid_text(text, sizeof(text), "rocksdb-path", "", NULL, "a directory path");
+  ok(strcmp(text, "FATAL: Invalid value for --rocksdb-path: '' (expected a directory path)") == 0,
+     "an empty value shows as '': %s", text);
+  option_invalid_text(text, sizeof(text), "even", "3", "Invalid value for the 'even' option: "
+                      "'%s'", NULL);
+  ok(strcmp(text, "Invalid value for the 'even' option: '3'") == 0,
+     "without an expectation: 1.0.20's line alone");
+  option_invalid_text(text, sizeof(text), "x", "\x1b[5m", NULL, "a word");
+  ok(strcmp(text, "FATAL: Invalid value for --x: \\x1b[5m (expected a word)") == 0,
+     "control bytes of the value are shown escaped: %s", text);
+  option_invalid_text(text, sizeof(text), "x", "-1.000000", "FATAL: bad x: %f.", "0 or more");
+  ok(strncmp(text, "FATAL: bad x: -1.000000.\n", 25) == 0, "a %%f slot takes the value too");
+}
+
+/* checked_on_read: the declaration holds the rule; the component checks when it reads. */
+static const option_decl checked_later[] = {
+  {.name = "later-count", .default_text = "1", .type = SB_ARG_TYPE_INT, .ranged = true,
+   .min = 0, .max = 10, .checked_on_read = true},
+  {.name = "later-ratio", .default_text = "1.5", .type = SB_ARG_TYPE_DOUBLE, .ranged = true,
+   .min = 0, .max = 1e300, .checked_on_read = true,
+   .compat_error = "FATAL: Invalid value for --later-ratio: %f."},
+  {.name = NULL},
+};
+
+static void test_checked_on_read(void)
+{
+  char e[256];
+
+  ok(options_declare(checked_later, e, sizeof(e)) == 0,
+     "declaring options checked on read succeeds");
+  ok(option_check("later-count") == 0, "a default passes option_check()");
+  option_set(options_find("later-count"), "11", e, sizeof(e));
+  ok(options_check_given() == 0, "options_check_given() leaves a value checked on read alone");
+  ok(option_check("later-count") == -1, "... and option_check() refuses it");
+  option_set(options_find("later-count"), "10", e, sizeof(e));
+  ok(option_check("later-count") == 0, "a value in range passes option_check()");
+  option_set(options_find("later-ratio"), "-1", e, sizeof(e));
+  ok(option_check("later-ratio") == -1, "a number below its range is refused (printed with %%f)");
+  option_set(options_find("later-ratio"), "0", e, sizeof(e));
+}
+
 int main(void)
 {
   char e[256];
+
+  ok(options_undeclared_read(NULL) != NULL,
+     "before any declaration, a name the code reads is reported undeclared");
+  ok(options_undeclared_read((const option_decl *const[]) {test_args, late, checked_later, NULL}) == NULL,
+     "names declared by the tables given (a compiled-in test's) count as declared");
   if (options_declare(test_args, e, sizeof(e)) != 0) {
     printf("Bail out! options_register: %s\n", e);
     return 1;
@@ -282,6 +392,10 @@ int main(void)
   test_redeclare();
   test_declared_checks();
   test_item_checks();
+  test_invalid_text();
+  test_checked_on_read();
+  test_undeclared_reads();
+  ok(options_undeclared_read(NULL) == NULL, "every name this program reads is declared");
   options_free_all();
   return tap_done();
 }

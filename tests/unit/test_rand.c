@@ -602,15 +602,13 @@ static size_t count_duplicates(uint32_t *v, size_t n)
   return dups;
 }
 
-/* Must be the first test to draw unique() values: rand_unique_configure() is ignored after. */
+/* Must be the first test to draw unique() values: every value drawn before counts. */
 static void test_unique(void)
 {
   enum { PER_THREAD = 250000, MAIN = 10000, TOTAL = 4 * PER_THREAD + 2 * 100000 + 10000 + MAIN };
   uint32_t *values = malloc(sizeof(uint32_t) * TOTAL);
 
-  /* Seeded as id 7 while the lane count is still the default 1024. */
   use(DIST_UNIFORM, 7);
-  rand_unique_configure(5);
   unique_job four[4] = {
     { 0, true, NULL, PER_THREAD }, { 1, true, NULL, PER_THREAD },
     { 2, true, NULL, PER_THREAD }, { 3, true, NULL, PER_THREAD },
@@ -623,10 +621,10 @@ static void test_unique(void)
   ok_num(fabs(sum / n / 2147483647.5 - 1), <, 0.01,
          "unique values are spread over the whole uint32 range");
 
-  /* Two OS threads claiming the same id (7 also shares lane 2 with tid 2), and one that never
-     called rand_thread_init, must not collide with anything drawn before. */
+  /* Two OS threads claiming the same id (1026 also shares lane 2 of the 1024 with tid 2), and
+     one that never called rand_thread_init, must not collide with anything drawn before. */
   unique_job shared[3] = {
-    { 7, true, NULL, 100000 }, { 7, true, NULL, 100000 }, { 0, false, NULL, 10000 },
+    { 1026, true, NULL, 100000 }, { 1026, true, NULL, 100000 }, { 0, false, NULL, 10000 },
   };
   n += run_unique_jobs(shared, 3, values + n);
   for (int i = 0; i < MAIN; i++)
@@ -635,8 +633,8 @@ static void test_unique(void)
   ok_num(count_duplicates(values, 4 * PER_THREAD), ==, 0,
          "unique() gives 1,000,000 distinct values across 4 threads");
   ok_num(count_duplicates(values, n), ==, 0,
-         "unique() stays distinct when threads share an id, one never seeded and one "
-         "was seeded before rand_unique_configure");
+         "unique() stays distinct when threads share an id or a lane, and for a thread "
+         "never seeded");
   free(values);
 }
 

@@ -60,11 +60,13 @@ const option_decl pgsqldrv_args[] = {
   {.name = NULL}
 };
 
-static const char *optional_string(const char *name)
+static const char *non_empty(const char *value)
 {
-  const char *value = opt_string(name);
   return value != NULL && *value != '\0' ? value : NULL;
 }
+/* The option's text, NULL when empty. A macro, so that opt_string() sees the literal name
+   (options.h records it). */
+#define optional_string(name) non_empty(opt_string(name))
 
 static void load_ssl(void)
 {

@@ -79,7 +79,6 @@ int rdb_store_open(void);
 void rdb_store_close(void);
 /* Integer property of the database (rocksdb_property_int); false if unknown. */
 bool rdb_property_int(const char *name, uint64_t *value);
-char *rdb_property_string(const char *name);
 /* After the last table was dropped: if this tool created the directory, remove the files of
    the database and then the directory, unless it holds anything else (rdb_dir.c). */
 void rdb_store_remove_if_empty(void);

@@ -434,13 +434,6 @@ bool rdb_property_int(const char *name, uint64_t *value)
   return rdb.db != NULL && rocksdb_property_int(rdb.db, name, value) == 0;
 }
 
-char *rdb_property_string(const char *name)
-{
-  if (rdb.txn_db != NULL)
-    return rocksdb_transactiondb_property_value(rdb.txn_db, name);
-  return rdb.db != NULL ? rocksdb_property_value(rdb.db, name) : NULL;
-}
-
 void rdb_store_remove_if_empty(void)
 {
   struct stat st;

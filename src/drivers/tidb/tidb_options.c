@@ -61,11 +61,11 @@ const option_decl tidb_args[] = {
   {.name = NULL}
 };
 
-/* A list option of error numbers (checked by its declaration before anything runs). */
-static int load_codes(const char *option, error_code_list *list)
+/* A list option of error numbers (checked by its declaration before anything runs); `option`
+   names it in the message. */
+static int load_codes(const char *option, const char *const *items, size_t n,
+                      error_code_list *list)
 {
-  size_t n;
-  const char *const *items = opt_list(option, &n);
   const char *bad = error_codes_parse(list, ERROR_CODES_NUMBERS, false, items, n);
   if (bad != NULL && *bad != '\0')
     log_text(LOG_FATAL, "Invalid value for --%s: '%s' (expected a list of error numbers, "
@@ -79,8 +79,11 @@ int tidb_settings_load(void)
   char why[256];
 
   memset(t, 0, sizeof(*t));
-  if (load_codes("tidb-retry-errors", &t->restart_codes) != 0 ||
-      load_codes("tidb-transient-errors", &t->transient_codes) != 0)
+  size_t n_restart, n_transient;
+  const char *const *restart = opt_list("tidb-retry-errors", &n_restart);
+  const char *const *transient = opt_list("tidb-transient-errors", &n_transient);
+  if (load_codes("tidb-retry-errors", restart, n_restart, &t->restart_codes) != 0 ||
+      load_codes("tidb-transient-errors", transient, n_transient, &t->transient_codes) != 0)
     return -1;
   t->rules.restart = t->restart_codes.numbers;
   t->rules.restart_count = t->restart_codes.count;
