@@ -47,8 +47,7 @@ static void *generator_main(void *arg)
 
     uint64_t now = clock_now_ns();
     if (next_ns > now + RATE_MIN_SLEEP_NS) {
-      struct timespec due = { .tv_sec = (time_t) (next_ns / NS_PER_SEC),
-                              .tv_nsec = (long) (next_ns % NS_PER_SEC) };
+      struct timespec due = units_timespec(next_ns);
       while (sem_clockwait(&stop_signal, CLOCK_MONOTONIC, &due) != 0 && errno == EINTR)
         ;
     }

@@ -2,12 +2,13 @@
  * run_timeline.c: the stop and duration rules of a run (see run_timeline.h).
  */
 #include "run_timeline.h"
+#include "units.h"
 
 uint64_t timeline_deadline(uint64_t measure_start_ns, double max_time_s)
 {
   if (!(max_time_s > 0))
     return 0;
-  return measure_start_ns + (uint64_t) (max_time_s * 1e9 + 0.5);
+  return measure_start_ns + units_seconds_to_ns(max_time_s);
 }
 
 bool timeline_time_is_up(uint64_t deadline_ns, uint64_t now_ns)

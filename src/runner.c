@@ -228,7 +228,11 @@ void sb_counter_add(int thread_id, sb_counter_type type, uint64_t amount)
 {
   if ((unsigned) type >= SB_CNT_MAX)
     return;
-  stats_count(stats_of((unsigned) thread_id), type, amount);
+  /* A worker's own slot has one writer; any other id shares the background slot. */
+  if ((unsigned) thread_id < stats_workers())
+    stats_count(stats_of((unsigned) thread_id), type, amount);
+  else
+    stats_count_shared(stats_of((unsigned) thread_id), type, amount);
 }
 
 uint64_t sb_counter_val(int thread_id, sb_counter_type type)
@@ -312,7 +316,7 @@ static void *worker_main(void *arg)
 
 static double seconds_since_start(uint64_t ns)
 {
-  return ns > measure_start_ns ? (double) (ns - measure_start_ns) / 1e9 : 0;
+  return ns > measure_start_ns ? units_ns_to_seconds(ns - measure_start_ns) : 0;
 }
 
 /* The report for the tick due at `tick_ns`, stamped with that time rather than the moment
@@ -408,11 +412,6 @@ static void report_cumulative(cumulative_kind kind)
   stats_new_epoch();
 }
 
-static uint64_t seconds_to_ns(double s)
-{
-  return (uint64_t) (s * 1e9 + 0.5);
-}
-
 /* Threads running events at a tick (those that stopped at the deadline ran until it). */
 static unsigned running_at(uint64_t tick_ns)
 {
@@ -421,7 +420,7 @@ static unsigned running_at(uint64_t tick_ns)
 
 static void *reporter_main(void *arg)
 {
-  uint64_t interval_ns = seconds_to_ns(results_interval_seconds());
+  uint64_t interval_ns = units_seconds_to_ns(results_interval_seconds());
   uint64_t next_report = interval_ns ? measure_start_ns + interval_ns : 0;
   size_t checkpoint = 0;
   (void) arg;
@@ -431,15 +430,14 @@ static void *reporter_main(void *arg)
 
   for (;;) {
     uint64_t next_checkpoint = checkpoint < config.checkpoint_count
-        ? measure_start_ns + seconds_to_ns(config.checkpoints[checkpoint]) : 0;
+        ? measure_start_ns + units_seconds_to_ns(config.checkpoints[checkpoint]) : 0;
     uint64_t due = next_report;
     if (next_checkpoint && (due == 0 || next_checkpoint < due))
       due = next_checkpoint;
     if (due == 0)
       break;
 
-    struct timespec ts = { .tv_sec = (time_t) (due / NS_PER_SEC),
-                           .tv_nsec = (long) (due % NS_PER_SEC) };
+    struct timespec ts = units_timespec(due);
     while (sem_clockwait(&reporter_wakeup, CLOCK_MONOTONIC, &ts) != 0 && errno == EINTR)
       ;
     /* Once workers are told to stop, the final report speaks for the end of the run; only a
@@ -597,9 +595,8 @@ static int create_workers(pthread_t *threads)
 /* Wait for every worker to pass thread_init. 0 = all ready, 1 = an init failed, 2 = timeout. */
 static int wait_for_workers_ready(void)
 {
-  uint64_t deadline = clock_now_ns() + seconds_to_ns(config.thread_init_timeout);
-  struct timespec ts = { .tv_sec = (time_t) (deadline / NS_PER_SEC),
-                         .tv_nsec = (long) (deadline % NS_PER_SEC) };
+  uint64_t deadline = clock_now_ns() + units_seconds_to_ns(config.thread_init_timeout);
+  struct timespec ts = units_timespec(deadline);
   int result = 0;
 
   pthread_mutex_lock(&barrier_mutex);
@@ -666,15 +663,14 @@ static void main_wait(uint64_t deadline_ns)
       ;
     return;
   }
-  struct timespec ts = { .tv_sec = (time_t) (deadline_ns / NS_PER_SEC),
-                         .tv_nsec = (long) (deadline_ns % NS_PER_SEC) };
+  struct timespec ts = units_timespec(deadline_ns);
   sem_clockwait(&main_wakeup, CLOCK_MONOTONIC, &ts);
 }
 
 static void supervise(void)
 {
   uint64_t started = clock_now_ns();
-  uint64_t warmup_end = config.warmup_time > 0 ? started + seconds_to_ns(config.warmup_time) : 0;
+  uint64_t warmup_end = config.warmup_time > 0 ? started + units_seconds_to_ns(config.warmup_time) : 0;
   bool warming = warmup_end != 0;
   bool stopped = false;
   uint64_t time_limit = 0, forced_at = 0;
@@ -695,7 +691,7 @@ static void supervise(void)
       time_limit = timeline_deadline(measure_start_ns, config.max_time);
       __atomic_store_n(&flags.deadline_ns, time_limit, __ATOMIC_RELEASE);
       if (config.forced_shutdown)
-        forced_at = time_limit + seconds_to_ns(config.forced_shutdown_after);
+        forced_at = time_limit + units_seconds_to_ns(config.forced_shutdown_after);
     }
     bool broken = interrupted_by || runner_failed();
     if (!stopped && (broken || timeline_time_is_up(time_limit, now))) {
@@ -723,30 +719,22 @@ static void supervise(void)
     note_stop(time_limit, STOP_TIME_LIMIT);
 }
 
-static uint64_t wall_clock_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (uint64_t) ts.tv_sec * NS_PER_SEC + (uint64_t) ts.tv_nsec;
-}
-
 /* --start-at: workers are connected and waiting at the barrier; release them at the given
    wall-clock time, so clients on several machines measure the same seconds. 0, or -1 when
    interrupted while waiting. */
 static int wait_for_start_time(void)
 {
-  uint64_t at = config.start_at_unix_ns, now = wall_clock_ns();
+  uint64_t at = config.start_at_unix_ns, now = clock_wall_ns();
 
   if (now > at) {
     log_text(LOG_WARNING, "The start time (--start-at) passed %.3f seconds ago: starting now",
-             (double) (now - at) / 1e9);
+             units_ns_to_seconds(now - at));
     return 0;
   }
   log_text(LOG_NOTICE, "Waiting %.3f seconds for the start time (--start-at)...\n",
-           (double) (at - now) / 1e9);
-  struct timespec ts = { .tv_sec = (time_t) (at / NS_PER_SEC),
-                         .tv_nsec = (long) (at % NS_PER_SEC) };
-  while (!interrupted_by && wall_clock_ns() < at)
+           units_ns_to_seconds(at - now));
+  struct timespec ts = units_timespec(at);
+  while (!interrupted_by && clock_wall_ns() < at)
     sem_clockwait(&main_wakeup, CLOCK_REALTIME, &ts);
   if (interrupted_by) {
     log_text(LOG_FATAL, "Interrupted by signal %d while waiting for the start time",

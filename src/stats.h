@@ -154,6 +154,13 @@ static inline void stats_count(worker_stats *w, sb_counter_type type, uint64_t a
   __atomic_store_n(&w->counters[type], w->counters[type] + amount, __ATOMIC_RELAXED);
 }
 
+/* The same for a slot several threads write (the background slot): an atomic add, since a
+   load and a store could lose another thread's count in between. */
+static inline void stats_count_shared(worker_stats *w, sb_counter_type type, uint64_t amount)
+{
+  __atomic_fetch_add(&w->counters[type], amount, __ATOMIC_RELAXED);
+}
+
 /* The latency (seconds) at percentile `pct` of a report's histogram, clamped to its exact
    extremes; 0 when the report has no latencies. */
 double stats_percentile(const sb_stat_t *stat, double pct);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "db.h"
 #include "logger.h"
 #include "options.h"
@@ -19,13 +20,6 @@
 static result_run run;
 static bool measuring;
 static bool out_of_memory;
-
-static uint64_t wall_clock_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
 
 void recorder_begin(const char *test_name)
 {
@@ -59,7 +53,7 @@ void recorder_begin(const char *test_name)
 void recorder_measurement_started(void)
 {
   measuring = true;
-  run.start_unix_ns = wall_clock_ns();
+  run.start_unix_ns = clock_wall_ns();
   if (run.client_count > 0)
     run.clients[0].start_unix_ns = run.start_unix_ns;
 }
