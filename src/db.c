@@ -385,27 +385,24 @@ static uint64_t error_code_of(const db_conn *con)
    counters (stats.h: only the owner writes them). */
 static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
 {
-  worker_stats *w = stats_of((unsigned) con->thread_id);
+  worker *w = runner_worker(con->thread_id);
 
   if (rc == DB_ERROR_NONE) {
-    stats_count(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
-                1);
-    stats_count(w, (sb_counter_type) (SB_CNT_STMT_SELECT + con->statement_kind), 1);
+    worker_counter_add(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
+                 1);
+    worker_counter_add(w, (sb_counter_type) (SB_CNT_STMT_SELECT + con->statement_kind), 1);
     if (rs->stat_type == DB_STAT_READ)
-      stats_count(w, SB_CNT_ROWS, rs->nrows);
+      worker_counter_add(w, SB_CNT_ROWS, rs->nrows);
   } else if (rc == DB_ERROR_IGNORABLE && !con->reconnected) {
     /* a reconnect was counted as one when it happened, as 1.0 counts it: not as an error */
-    stats_count(w, SB_CNT_ERROR, 1);
-    stats_record_error_code(w, error_code_of(con));
+    worker_error_add(w, error_code_of(con));
   }
 }
 
 void db_count_ignored_error(db_conn *con)
 {
-  if (con != NULL) {
-    sb_counter_inc(con->thread_id, SB_CNT_ERROR);
-    stats_record_error_code(stats_of((unsigned) con->thread_id), error_code_of(con));
-  }
+  if (con != NULL)
+    worker_error_add(runner_worker(con->thread_id), error_code_of(con));
 }
 
 void db_count_reconnect(db_conn *con)

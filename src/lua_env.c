@@ -38,8 +38,6 @@ typedef struct {
 static script_source script;
 static const char *script_command;
 static lua_State *main_state;
-static lua_State **worker_states;
-static bool *worker_failed;
 static option_decl *declared_args;       /* from sysbench.cmdline.options, sorted */
 static bool hook_intermediate, hook_cumulative;
 
@@ -382,10 +380,6 @@ int lua_env_options_ready(void)
 
 static int op_init(void)
 {
-  worker_states = calloc(runner_config()->threads, sizeof(lua_State *));
-  worker_failed = calloc(runner_config()->threads, sizeof(bool));
-  if (worker_states == NULL || worker_failed == NULL)
-    return -1;
   if (call_global(main_state, "init", -1, false) != 0)
     return -1;
   /* Checked even when the script replaces thread_run (the built-in one always exists), as
@@ -397,12 +391,12 @@ static int op_init(void)
   return 0;
 }
 
-static int op_thread_init(int thread_id)
+static int op_thread_init(worker *w)
 {
-  lua_State *L = new_script_state(thread_id);
+  lua_State *L = new_script_state((int) w->id);
   if (L == NULL)
     return -1;
-  worker_states[thread_id] = L;
+  w->script = L;
   export_options(L);
   /* When thread_init fails it usually fails the same way in every thread (server down, wrong
      password): the first failure is reported, the run stops, the others add nothing. */
@@ -412,7 +406,7 @@ static int op_thread_init(int thread_id)
     lua_pop(L, 1);
     return 0;
   }
-  lua_pushnumber(L, thread_id);
+  lua_pushnumber(L, w->id);
   if (lua_pcall(L, 1, 0, 0) == 0)
     return 0;
   if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0)
@@ -421,36 +415,31 @@ static int op_thread_init(int thread_id)
   return -1;
 }
 
-static int op_thread_run(int thread_id)
+static int op_thread_run(worker *w)
 {
-  int rc = call_global(worker_states[thread_id], "thread_run", thread_id, true);
+  int rc = call_global(w->script, "thread_run", (int) w->id, true);
   if (rc != 0)
-    worker_failed[thread_id] = true;
+    w->script_failed = true;
   return rc;
 }
 
-static int op_thread_done(int thread_id)
+static int op_thread_done(worker *w)
 {
-  lua_State *L = worker_states[thread_id];
+  lua_State *L = w->script;
   int rc = 0;
 
   if (L == NULL)
     return 0;
-  if (!worker_failed[thread_id])
-    rc = call_global(L, "thread_done", thread_id, false);
+  if (!w->script_failed)
+    rc = call_global(L, "thread_done", (int) w->id, false);
   lua_close(L);
-  worker_states[thread_id] = NULL;
+  w->script = NULL;
   return rc;
 }
 
 static int op_done(void)
 {
-  int rc = call_global(main_state, "done", -1, false);
-  free(worker_states);
-  free(worker_failed);
-  worker_states = NULL;
-  worker_failed = NULL;
-  return rc;
+  return call_global(main_state, "done", -1, false);
 }
 
 /* ------------------------------------------------------------------------------------------ */

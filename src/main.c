@@ -143,10 +143,6 @@ static int configure(int argc, char *argv[], parsed_args *args)
   if (sweep_check_options() != 0)
     return EXIT_FAILURE;
   rand_configure(&rand);
-  if (stats_init(run.threads) != 0) {
-    log_text(LOG_FATAL, "Out of memory for the statistics of %u threads", run.threads);
-    return EXIT_FAILURE;
-  }
   sb_tls_thread_id = (int) run.threads;
   rand_thread_init(run.threads);
   return 0;

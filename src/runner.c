@@ -9,6 +9,7 @@
  * read for the event's latency anyway; the --events budget is claimed in batches, so even a
  * limited run writes a shared counter only once per batch.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
@@ -69,6 +70,12 @@ static uint64_t measure_start_ns;
 static uint64_t stopped_at_ns;         /* when the workers were stopped (for the time limit:
                                           the deadline itself); 0 = not */
 static uint64_t *worker_left_ns;       /* per worker: when it left its event loop; 0 = not */
+
+/* The run's workers, and the slot counts go to under an id that names none of them (scripts
+   may pass any number to sb_counter_inc): several threads write it, with atomic adds. */
+static worker *workers;
+static stats_table worker_table;
+static worker background = { .shared = true };
 
 /* Reporter state: owned by the reporter thread while it runs, by the main thread after. */
 static pthread_t reporter;
@@ -140,7 +147,7 @@ static bool claim_events(worker_stats *w)
 }
 
 /* May the worker start another event? now_ns: the clock the caller read, 0 = not read. */
-static bool more_events(int thread_id, uint64_t now_ns)
+static bool more_events(worker *wk, uint64_t now_ns)
 {
   int stop = __atomic_load_n(&flags.stop, __ATOMIC_RELAXED);
   if (__builtin_expect(stop, 0)) {
@@ -156,7 +163,7 @@ static bool more_events(int thread_id, uint64_t now_ns)
     return false;
   }
 
-  worker_stats *w = stats_of((unsigned) thread_id);
+  worker_stats *w = &wk->stats;
   /* Acquire pairs with end_warmup(): an event started after this load sees the warm-up
      over, and its record cannot have been in the baseline snapshot taken before. */
   int warming = __atomic_load_n(&flags.warming_up, __ATOMIC_ACQUIRE);
@@ -173,21 +180,21 @@ static bool more_events(int thread_id, uint64_t now_ns)
   return true;
 }
 
-bool sb_more_events(int thread_id)
+bool sb_worker_more_events(worker *w)
 {
-  return more_events(thread_id, 0);
+  return more_events(w, 0);
 }
 
-void sb_event_start(int thread_id)
+void sb_worker_event_start(worker *wk)
 {
-  worker_stats *w = stats_of((unsigned) thread_id);
+  worker_stats *w = &wk->stats;
   w->event_start_ns = flags.rate_mode ? w->scheduled_ns : clock_now_ns();
   __atomic_store_n(&w->in_event, 1, __ATOMIC_RELAXED);
 }
 
-void sb_event_stop(int thread_id)
+void sb_worker_event_stop(worker *wk)
 {
-  worker_stats *w = stats_of((unsigned) thread_id);
+  worker_stats *w = &wk->stats;
   uint64_t now = clock_now_ns();
   uint64_t latency = now > w->event_start_ns ? now - w->event_start_ns : 0;
 
@@ -199,14 +206,14 @@ void sb_event_stop(int thread_id)
 
 /* End the running event and start the next one, if any, reading the clock once: the end of
    one event is the start of the next (outside --rate, where the next starts when scheduled). */
-bool sb_event_next(int thread_id)
+bool sb_worker_event_next(worker *wk)
 {
-  worker_stats *w = stats_of((unsigned) thread_id);
+  worker_stats *w = &wk->stats;
   uint64_t now = clock_now_ns();
 
   if (!w->warmup_event)
     stats_record_event(w, now > w->event_start_ns ? now - w->event_start_ns : 0);
-  if (!more_events(thread_id, now)) {
+  if (!more_events(wk, now)) {
     __atomic_store_n(&w->in_event, 0, __ATOMIC_RELAXED);
     return false;
   }
@@ -214,44 +221,61 @@ bool sb_event_next(int thread_id)
   return true;
 }
 
-void sb_event_cancel(int thread_id)
+void sb_worker_event_cancel(worker *w)
 {
-  __atomic_store_n(&stats_of((unsigned) thread_id)->in_event, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&w->stats.in_event, 0, __ATOMIC_RELAXED);
 }
+
+void sb_worker_counter_add(worker *w, sb_counter_type type, uint64_t amount)
+{
+  if ((unsigned) type < SB_CNT_MAX)
+    worker_counter_add(w, type, amount);
+}
+
+uint64_t sb_worker_counter_val(const worker *w, sb_counter_type type)
+{
+  if ((unsigned) type >= SB_CNT_MAX)
+    return 0;
+  return __atomic_load_n(&w->stats.counters[type], __ATOMIC_RELAXED);
+}
+
+worker *runner_worker(int thread_id)
+{
+  return worker_by_id(workers, config.threads, thread_id, &background);
+}
+
+/* sysbench 1.0.20's names, by thread id, which scripts may declare and call themselves. */
+bool sb_more_events(int thread_id) { return sb_worker_more_events(runner_worker(thread_id)); }
+void sb_event_start(int thread_id) { sb_worker_event_start(runner_worker(thread_id)); }
+void sb_event_stop(int thread_id) { sb_worker_event_stop(runner_worker(thread_id)); }
+bool sb_event_next(int thread_id) { return sb_worker_event_next(runner_worker(thread_id)); }
+void sb_event_cancel(int thread_id) { sb_worker_event_cancel(runner_worker(thread_id)); }
 
 void sb_counter_inc(int thread_id, sb_counter_type type)
 {
-  sb_counter_add(thread_id, type, 1);
+  sb_worker_counter_add(runner_worker(thread_id), type, 1);
 }
 
 void sb_counter_add(int thread_id, sb_counter_type type, uint64_t amount)
 {
-  if ((unsigned) type >= SB_CNT_MAX)
-    return;
-  /* A worker's own slot has one writer; any other id shares the background slot. */
-  if ((unsigned) thread_id < stats_workers())
-    stats_count(stats_of((unsigned) thread_id), type, amount);
-  else
-    stats_count_shared(stats_of((unsigned) thread_id), type, amount);
+  sb_worker_counter_add(runner_worker(thread_id), type, amount);
 }
 
 uint64_t sb_counter_val(int thread_id, sb_counter_type type)
 {
-  if ((unsigned) type >= SB_CNT_MAX)
-    return 0;
-  return __atomic_load_n(&stats_of((unsigned) thread_id)->counters[type], __ATOMIC_RELAXED);
+  return sb_worker_counter_val(runner_worker(thread_id), type);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Workers                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-static int c_event_loop(int thread_id)
+static int c_event_loop(worker *w)
 {
-  while (sb_more_events(thread_id)) {
-    sb_event_start(thread_id);
-    int rc = current_test->ops.event(thread_id);
-    sb_event_stop(thread_id);
+  while (sb_worker_more_events(w)) {
+    sb_worker_event_start(w);
+    int rc = current_test->ops.event(w);
+    sb_worker_event_stop(w);
     if (rc != 0)
       return rc;
   }
@@ -274,35 +298,36 @@ static bool barrier_pass(bool init_ok)
 
 static void *worker_main(void *arg)
 {
-  int thread_id = (int) (intptr_t) arg;
+  worker *w = arg;
   sb_test_ops *ops = &current_test->ops;
   int rc = 0;
 
-  sb_tls_thread_id = thread_id;
-  rand_thread_init((unsigned) thread_id);
-  log_text(LOG_DEBUG, "Worker thread (#%d) started", thread_id);
+  assert(w >= workers && w < workers + config.threads && w->id == (unsigned) (w - workers));
+  sb_tls_thread_id = (int) w->id;
+  rand_thread_init(w->id);
+  log_text(LOG_DEBUG, "Worker thread (#%u) started", w->id);
 
   bool init_ok = true;
-  if (ops->thread_init != NULL && ops->thread_init(thread_id) != 0) {
-    log_text(LOG_DEBUG, "Worker thread (#%d) failed to initialize!", thread_id);
+  if (ops->thread_init != NULL && ops->thread_init(w) != 0) {
+    log_text(LOG_DEBUG, "Worker thread (#%u) failed to initialize!", w->id);
     rc = 1;
     init_ok = false;
   } else {
-    log_text(LOG_DEBUG, "Worker thread (#%d) initialized", thread_id);
+    log_text(LOG_DEBUG, "Worker thread (#%u) initialized", w->id);
   }
 
   if (barrier_pass(rc == 0)) {
-    rc = ops->thread_run != NULL ? ops->thread_run(thread_id) : c_event_loop(thread_id);
+    rc = ops->thread_run != NULL ? ops->thread_run(w) : c_event_loop(w);
     if (rc != 0)
       runner_fail();
   }
   /* The measurement ends with the last event: thread_done and closing connections are not
      part of it. */
-  __atomic_store_n(&worker_left_ns[thread_id], clock_now_ns(), __ATOMIC_RELEASE);
+  __atomic_store_n(&worker_left_ns[w->id], clock_now_ns(), __ATOMIC_RELEASE);
   __atomic_sub_fetch(&threads_running, 1, __ATOMIC_RELAXED);
 
   /* as in 1.0.20, a worker whose thread_init failed has nothing to tear down */
-  if (init_ok && ops->thread_done != NULL && ops->thread_done(thread_id) != 0)
+  if (init_ok && ops->thread_done != NULL && ops->thread_done(w) != 0)
     runner_fail_late();
 
   __atomic_add_fetch(&workers_exited, 1, __ATOMIC_RELEASE);
@@ -327,13 +352,13 @@ static void report_intermediate(uint64_t tick_ns, unsigned running)
   sb_stat_t stat = {0};
 
   current.taken_ns = clock_now_ns();
-  stats_take(&current);
+  stats_take(&worker_table, &current);
   stats_compute(&stat, &previous, &current, scratch, config.percentile, 0, UINT64_MAX);
   stat.threads_running = running;
   stat.time_total = seconds_since_start(tick_ns);
   if (flags.rate_mode) {
     stat.queue_length = rate_queue_length();
-    stat.concurrency = stats_in_flight();
+    stat.concurrency = stats_in_flight(&worker_table);
   }
   /* Without --report-interval, a recorded run still keeps an interval every second, silently. */
   if (config.report_interval > 0) {
@@ -355,7 +380,7 @@ static void report_threads_debug(void)
     uint64_t events = current.thread_events[i] - baseline.thread_events[i];
     double busy = (double) (current.thread_latency_ns[i] - baseline.thread_latency_ns[i]) / 1e9;
     uint64_t min_ns, max_ns;
-    stats_thread_latency_extremes(i, &min_ns, &max_ns);
+    stats_thread_latency_extremes(&worker_table, i, &min_ns, &max_ns);
     log_text(LOG_DEBUG, "    thread #%3u: min: %.4fs  avg: %.4fs  max: %.4fs  events: %" PRIu64,
              i, (double) min_ns / 1e9, events ? busy / (double) events : 0,
              (double) max_ns / 1e9, events);
@@ -382,12 +407,12 @@ static void report_cumulative(cumulative_kind kind)
     current.taken_ns = timeline_end(worker_left_ns, config.threads, current.taken_ns);
   if (current.taken_ns < baseline.taken_ns)     /* a checkpoint taken after the last event */
     current.taken_ns = baseline.taken_ns;
-  stats_take(&current);
-  stats_latency_extremes(&min_ns, &max_ns);
+  stats_take(&worker_table, &current);
+  stats_latency_extremes(&worker_table, &min_ns, &max_ns);
 
   if (forced)
     for (unsigned i = 0; i < config.threads; i++)
-      unfinished += __atomic_load_n(&stats_of(i)->in_event, __ATOMIC_RELAXED) != 0;
+      unfinished += __atomic_load_n(&workers[i].stats.in_event, __ATOMIC_RELAXED) != 0;
 
   stats_compute(&stat, &baseline, &current, scratch, config.percentile, min_ns, max_ns);
   stat.threads_running = __atomic_load_n(&threads_running, __ATOMIC_RELAXED);
@@ -409,7 +434,7 @@ static void report_cumulative(cumulative_kind kind)
     recorder_cumulative(&stat, &baseline, &current, kind == REPORT_CHECKPOINT);
 
   stats_copy(&baseline, &current);
-  stats_new_epoch();
+  stats_new_epoch(&worker_table);
 }
 
 /* Threads running events at a tick (those that stopped at the deadline ran until it). */
@@ -574,7 +599,7 @@ static int create_workers(pthread_t *threads)
     return -1;
   }
   for (unsigned i = 0; i < config.threads; i++) {
-    rc = pthread_create(&threads[i], &attr, worker_main, (void *) (intptr_t) i);
+    rc = pthread_create(&threads[i], &attr, worker_main, &workers[i]);
     if (rc != 0) {
       log_text(LOG_FATAL, "Cannot create worker thread #%u of %u: %s", i + 1, config.threads,
                strerror(rc));
@@ -637,10 +662,10 @@ static void note_stop(uint64_t at, int reason)
 static void end_warmup(void)
 {
   current.taken_ns = clock_now_ns();
-  stats_take(&current);
+  stats_take(&worker_table, &current);
   stats_copy(&baseline, &current);
   stats_copy(&previous, &current);
-  stats_new_epoch();
+  stats_new_epoch(&worker_table);
   measure_start_ns = current.taken_ns;
   __atomic_store_n(&flags.warming_up, 0, __ATOMIC_RELEASE);
   if (results_recording())
@@ -789,7 +814,7 @@ static int run_workers(void)
   }
   measure_start_ns = clock_now_ns();
   current.taken_ns = measure_start_ns;
-  stats_take(&current);
+  stats_take(&worker_table, &current);
   stats_copy(&baseline, &current);
   stats_copy(&previous, &current);
   __atomic_store_n(&threads_running, config.threads, __ATOMIC_RELAXED);
@@ -836,9 +861,24 @@ static int prepare_run_state(void)
   workers_exited = 0;
   if (sem_init(&main_wakeup, 0, 0) != 0)
     return -1;
-  if (stats_snapshot_init(&baseline) || stats_snapshot_init(&previous) ||
-      stats_snapshot_init(&current))
+  if (stats_snapshot_init(&baseline, config.threads) ||
+      stats_snapshot_init(&previous, config.threads) ||
+      stats_snapshot_init(&current, config.threads))
     return -1;
+  if (background.stats.histogram == NULL &&
+      worker_stats_init(&background.stats, NULL) != 0)
+    return -1;
+  if (stats_table_init(&worker_table, config.threads) != 0)
+    return -1;
+  workers = aligned_alloc(_Alignof(worker), config.threads * sizeof(worker));
+  if (workers == NULL)
+    return -1;
+  memset(workers, 0, config.threads * sizeof(worker));
+  for (unsigned i = 0; i < config.threads; i++) {
+    if (worker_init(&workers[i], i, &worker_table.epoch) != 0)
+      return -1;
+    worker_table.workers[i] = &workers[i].stats;
+  }
   worker_left_ns = calloc(config.threads, sizeof(uint64_t));
   scratch = histogram_new();
   return scratch == NULL || worker_left_ns == NULL ? -1 : 0;
@@ -853,6 +893,11 @@ static void free_run_state(void)
   scratch = NULL;
   free(worker_left_ns);
   worker_left_ns = NULL;
+  for (unsigned i = 0; workers != NULL && i < config.threads; i++)
+    worker_free(&workers[i]);
+  free(workers);
+  workers = NULL;
+  stats_table_free(&worker_table);
 }
 
 int runner_run(sb_test *test)

@@ -12,6 +12,7 @@
 
 #include "stats.h"
 #include "test.h"
+#include "worker.h"
 
 #define RUNNER_MAX_CHECKPOINTS 256
 #define RUNNER_MAX_PERCENTILES 16
@@ -60,7 +61,21 @@ bool runner_stopping(void);
    results still stand and are reported, but the exit code is 1. */
 void runner_fail_late(void);
 
-/* Per-event API (exported for LuaJIT FFI under sysbench 1.0's names). */
+/* A worker's per-event API: C tests call it with their worker, Lua states through FFI with
+   the worker they are bound to. */
+bool sb_worker_more_events(worker *w);
+void sb_worker_event_start(worker *w);
+void sb_worker_event_stop(worker *w);
+bool sb_worker_event_next(worker *w);  /* stop the running event and start the next, if any */
+void sb_worker_event_cancel(worker *w);  /* the running event ends uncounted */
+void sb_worker_counter_add(worker *w, sb_counter_type type, uint64_t amount);
+uint64_t sb_worker_counter_val(const worker *w, sb_counter_type type);
+
+/* The running run's worker `thread_id`; for an id that names none (no run, a bogus id), the
+   slot shared by such counts. */
+worker *runner_worker(int thread_id);
+
+/* sysbench 1.0.20's FFI names, by thread id: shims over the worker API above. */
 bool sb_more_events(int thread_id);
 void sb_event_start(int thread_id);
 void sb_event_stop(int thread_id);

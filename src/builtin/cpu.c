@@ -31,10 +31,10 @@ static void cpu_print_mode(void)
   log_text(LOG_NOTICE, "Prime numbers limit: %u\n", max_prime);
 }
 
-static int cpu_event(int thread_id)
+static int cpu_event(worker *w)
 {
   unsigned long long n = 0;
-  (void) thread_id;
+  (void) w;
 
   for (unsigned long long c = 3; c < max_prime; c++) {
     double limit = sqrt((double) c);

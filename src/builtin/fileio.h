@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "worker.h"
+
 typedef enum {
   FILEIO_SEQWR,      /* sequential write: the run creates the files anew */
   FILEIO_SEQREWR,    /* sequential rewrite of prepared files */
@@ -102,6 +104,7 @@ struct fileio_aio;
 /* What one worker owns; only its own thread touches it during the run. */
 typedef struct fileio_worker {
   int thread_id;
+  worker *worker;               /* the runner's worker this one is the fileio part of */
   const fileio_settings *settings;
   const fileio_files *files;
   unsigned char *buffer;        /* request_size bytes, page aligned: sync and mmap I/O */
@@ -182,11 +185,11 @@ int fileio_latency_init(unsigned threads, unsigned kinds);
 void fileio_latency_free(void);
 /* One finished operation of the calling worker; `measured` is false for warm-up work. */
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured);
-/* Whether the running event of `thread_id` is measured (not a warm-up event). */
-bool fileio_latency_measured(int thread_id);
+/* Whether the running event of `w` is measured (not a warm-up event). */
+bool fileio_latency_measured(const worker *w);
 /* When the running event of `thread_id` started: the first operation of an event starts with
    it, so it needs no clock read of its own. */
-uint64_t fileio_event_started_ns(int thread_id);
+uint64_t fileio_event_started_ns(const worker *w);
 
 typedef struct fileio_latency_summary {
   uint64_t count;

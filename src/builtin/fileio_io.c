@@ -108,11 +108,11 @@ int fileio_io_completed(fileio_worker *w, const fileio_request *r, const unsigne
     return -1;
   fileio_request_finished(r);
   if (r->op == FILEIO_OP_READ) {
-    sb_counter_inc(w->thread_id, SB_CNT_READ);
-    sb_counter_add(w->thread_id, SB_CNT_BYTES_READ, r->size);
+    sb_worker_counter_add(w->worker, SB_CNT_READ, 1);
+    sb_worker_counter_add(w->worker, SB_CNT_BYTES_READ, r->size);
   } else {
-    sb_counter_inc(w->thread_id, SB_CNT_WRITE);
-    sb_counter_add(w->thread_id, SB_CNT_BYTES_WRITTEN, r->size);
+    sb_worker_counter_add(w->worker, SB_CNT_WRITE, 1);
+    sb_worker_counter_add(w->worker, SB_CNT_BYTES_WRITTEN, r->size);
   }
   fileio_latency_record(w->thread_id, r->op, latency_ns, measured);
   return 0;
@@ -140,7 +140,7 @@ static int do_fsync(fileio_worker *w, unsigned file, bool measured, uint64_t sta
     fileio_hint_for_errno(err, s, name, false);
     return -1;
   }
-  sb_counter_inc(w->thread_id, SB_CNT_OTHER);
+  sb_worker_counter_add(w->worker, SB_CNT_OTHER, 1);
   fileio_latency_record(w->thread_id, FILEIO_OP_FSYNC, latency, measured);
   return 0;
 }
@@ -181,9 +181,9 @@ static int transfer(fileio_worker *w, const fileio_request *r, bool measured, ui
 int fileio_io_execute(fileio_worker *w, const fileio_request *r)
 {
   const fileio_settings *s = w->settings;
-  bool measured = fileio_latency_measured(w->thread_id);
+  bool measured = fileio_latency_measured(w->worker);
   /* The operation starts with the event (the request was chosen a few instructions ago). */
-  uint64_t now = fileio_event_started_ns(w->thread_id);
+  uint64_t now = fileio_event_started_ns(w->worker);
 
   if (r->op == FILEIO_OP_FSYNC)
     return do_fsync(w, r->file, measured, now);
@@ -210,7 +210,7 @@ int fileio_io_execute(fileio_worker *w, const fileio_request *r)
 int fileio_io_thread_done(fileio_worker *w)
 {
   const fileio_settings *s = w->settings;
-  bool measured = fileio_latency_measured(w->thread_id);
+  bool measured = fileio_latency_measured(w->worker);
 
   if (w->aio != NULL && fileio_aio_drain(w) != 0)
     return -1;

@@ -92,18 +92,18 @@ void fileio_latency_free(void)
   now_histogram = interval_histogram = NULL;
 }
 
-bool fileio_latency_measured(int thread_id)
+bool fileio_latency_measured(const worker *w)
 {
-  return !stats_of((unsigned) thread_id)->warmup_event;
+  return !w->stats.warmup_event;
 }
 
-uint64_t fileio_event_started_ns(int thread_id)
+uint64_t fileio_event_started_ns(const worker *w)
 {
   /* Under --rate the runner's start is when the event was due, queueing included: an
      operation's own latency starts now. */
   if (runner_config()->rate > 0)
     return clock_now_ns();
-  return stats_of((unsigned) thread_id)->event_start_ns;
+  return w->stats.event_start_ns;
 }
 
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured)

@@ -346,33 +346,33 @@ static void memory_print_mode(void)
   log_text(LOG_NOTICE, "%s", "");
 }
 
-static int memory_thread_init(int thread_id)
+static int memory_thread_init(worker *w)
 {
   if (settings.scope == SCOPE_LOCAL)
-    memset(blocks[thread_id], 0, settings.block_size);
+    memset(blocks[w->id], 0, settings.block_size);
   return 0;
 }
 
 /* The whole loop of one worker: its share of the total size, one block per event. The end
    of one event and the start of the next share a clock read (sb_event_next). */
-static int memory_thread_run(int thread_id)
+static int memory_thread_run(worker *w)
 {
-  uint64_t *block = blocks[thread_id];
+  uint64_t *block = blocks[w->id];
   size_t words = (size_t) (settings.block_size / sizeof(uint64_t));
   uint64_t budget = settings.events_per_thread;
   bool limited = budget > 0;
   word_rng rng = { sb_rand_uniform_uint64() | 1, sb_rand_uniform_uint64() };
 
-  if (!sb_more_events(thread_id))
+  if (!sb_worker_more_events(w))
     return 0;
-  sb_event_start(thread_id);
+  sb_worker_event_start(w);
   for (;;) {
     access_block(block, words, &rng);
     if (limited && --budget == 0) {
-      sb_event_stop(thread_id);
+      sb_worker_event_stop(w);
       return 0;
     }
-    if (!sb_event_next(thread_id))
+    if (!sb_worker_event_next(w))
       return 0;
   }
 }

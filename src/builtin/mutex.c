@@ -72,13 +72,13 @@ static void lock_many(void)
 }
 
 /* One event per thread (unless --events or the time limit says none). */
-static int mutex_thread_run(int thread_id)
+static int mutex_thread_run(worker *w)
 {
-  if (!sb_more_events(thread_id))
+  if (!sb_worker_more_events(w))
     return 0;
-  sb_event_start(thread_id);
+  sb_worker_event_start(w);
   lock_many();
-  sb_event_stop(thread_id);
+  sb_worker_event_stop(w);
   return 0;
 }
 

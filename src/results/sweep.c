@@ -108,11 +108,6 @@ static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd
   option_force("threads", text);       /* sysbench.opt.threads in the scripts' states */
   if (lua_env_loaded())
     lua_env_refresh_options();
-  stats_free();
-  if (stats_init(threads) != 0) {
-    log_text(LOG_FATAL, "Out of memory for the statistics of %u threads", threads);
-    _exit(1);
-  }
   sb_tls_thread_id = (int) threads;
   rand_thread_init(threads);
   results_enter_sweep_child(fd);
