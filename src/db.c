@@ -150,13 +150,44 @@ const char *db_statement_text(db_stmt *stmt)
 /* Connections                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-static __thread char connect_error[768];
-/* The driver printed why the connection failed itself (1.0.20's pgsql driver does). */
-static __thread bool connect_error_printed;
+/* What the layer keeps per worker, in its driver_scratch slot. */
+typedef struct db_worker_scratch {
+  char connect_error[768];           /* why its last connection attempt failed */
+  bool connect_error_printed;        /* the driver printed that itself (1.0.20's pgsql does) */
+} db_worker_scratch;
+
+/* The connection a driver's connect() is making on this thread, for the two calls that name
+   none (db_set_connect_error, db_connect_error_logged): set for the length of that call. */
+static __thread db_conn *connecting;
+
+/* NULL when out of memory: the reason of a failed connection is then not known. */
+static db_worker_scratch *scratch_of(worker *w)
+{
+  if (w->driver_scratch == NULL) {
+    w->driver_scratch = calloc(1, sizeof(db_worker_scratch));
+    w->driver_scratch_free = free;
+  }
+  return w->driver_scratch;
+}
+
+static void clear_connect_error(worker *w)
+{
+  db_worker_scratch *s = scratch_of(w);
+  if (s != NULL) {
+    s->connect_error[0] = '\0';
+    s->connect_error_printed = false;
+  }
+}
+
+const char *db_worker_connect_error(worker *w)
+{
+  db_worker_scratch *s = w != NULL ? w->driver_scratch : NULL;
+  return s != NULL ? s->connect_error : "";
+}
 
 const char *db_connect_error(void)
 {
-  return connect_error;
+  return db_worker_connect_error(worker_of_thread());
 }
 
 bool db_connect_failure_first(void)
@@ -165,17 +196,43 @@ bool db_connect_failure_first(void)
   return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
+void db_conn_connect_error_logged(db_conn *con)
+{
+  db_worker_scratch *s = scratch_of(con->worker);
+  if (s != NULL) {
+    s->connect_error[0] = '\0';
+    s->connect_error_printed = true;
+  }
+}
+
+static void set_connect_error(db_conn *con, const char *fmt, va_list ap)
+{
+  db_worker_scratch *s = scratch_of(con->worker);
+  if (s != NULL)
+    vsnprintf(s->connect_error, sizeof(s->connect_error), fmt, ap);
+}
+
+void db_conn_set_connect_error(db_conn *con, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  set_connect_error(con, fmt, ap);
+  va_end(ap);
+}
+
 void db_connect_error_logged(void)
 {
-  connect_error[0] = '\0';
-  connect_error_printed = true;
+  if (connecting != NULL)
+    db_conn_connect_error_logged(connecting);
 }
 
 void db_set_connect_error(const char *fmt, ...)
 {
   va_list ap;
+  if (connecting == NULL)
+    return;
   va_start(ap, fmt);
-  vsnprintf(connect_error, sizeof(connect_error), fmt, ap);
+  set_connect_error(connecting, fmt, ap);
   va_end(ap);
 }
 
@@ -211,7 +268,7 @@ void db_set_api_error(db_conn *con)
   con->sql_errmsg = NULL;
 }
 
-db_conn *db_connection_create(db_driver *drv)
+db_conn *db_worker_connect(db_driver *drv, worker *w)
 {
   if (drv == NULL)
     return NULL;
@@ -219,21 +276,30 @@ db_conn *db_connection_create(db_driver *drv)
   if (con == NULL)
     return NULL;
   con->driver = drv;
-  con->thread_id = sb_tls_thread_id;
-  connect_error[0] = '\0';
-  connect_error_printed = false;
+  con->worker = w != NULL ? w : runner_worker(-1);
+  con->thread_id = (int) con->worker->id;
+  clear_connect_error(con->worker);
   if (drv->def->ops->thread_init != NULL && drv->def->ops->thread_init(con->thread_id) != 0) {
     free(con);
     return NULL;
   }
-  if (drv->def->ops->connect(con) != 0) {
-    if (connect_error[0] == '\0' && !connect_error_printed)
-      db_set_connect_error("the %s driver could not connect", drv->sname);
+  connecting = con;
+  int rc = drv->def->ops->connect(con);
+  connecting = NULL;
+  if (rc != 0) {
+    db_worker_scratch *s = scratch_of(con->worker);
+    if (s != NULL && s->connect_error[0] == '\0' && !s->connect_error_printed)
+      db_conn_set_connect_error(con, "the %s driver could not connect", drv->sname);
     free(con);
     return NULL;
   }
   con->state = DB_CONN_READY;
   return con;
+}
+
+db_conn *db_connection_create(db_driver *drv)
+{
+  return db_worker_connect(drv, worker_of_thread());
 }
 
 static int free_results_internal(db_conn *con)
@@ -273,7 +339,8 @@ int db_connection_reconnect(db_conn *con)
   int rc;
 
   free_results_internal(con);
-  connect_error[0] = '\0';
+  clear_connect_error(con->worker);
+  connecting = con;
   if (ops->reconnect != NULL) {
     rc = ops->reconnect(con);
   } else {
@@ -281,11 +348,12 @@ int db_connection_reconnect(db_conn *con)
       ops->disconnect(con);
     rc = ops->connect(con);
   }
+  connecting = NULL;
   con->generation++;
   con->state = rc == 0 ? DB_CONN_READY : DB_CONN_INVALID;
   /* a reconnect the script asked for (con:reconnect(), --reconnect=N) is one too */
   if (rc == 0)
-    sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+    worker_counter_add(con->worker, SB_CNT_RECONNECT, 1);
   return rc;
 }
 
@@ -385,7 +453,7 @@ static uint64_t error_code_of(const db_conn *con)
    counters (stats.h: only the owner writes them). */
 static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
 {
-  worker *w = runner_worker(con->thread_id);
+  worker *w = con->worker;
 
   if (rc == DB_ERROR_NONE) {
     worker_counter_add(w, rs->stat_type < DB_STAT_MAX ? (sb_counter_type) rs->stat_type : SB_CNT_OTHER,
@@ -402,12 +470,12 @@ static void count_result(db_conn *con, db_error_t rc, const db_result *rs)
 void db_count_ignored_error(db_conn *con)
 {
   if (con != NULL)
-    worker_error_add(runner_worker(con->thread_id), error_code_of(con));
+    worker_error_add(con->worker, error_code_of(con));
 }
 
 void db_count_reconnect(db_conn *con)
 {
-  sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+  worker_counter_add(con->worker, SB_CNT_RECONNECT, 1);
   con->generation++;
   con->reconnected = true;
 }

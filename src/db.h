@@ -176,7 +176,8 @@ struct db_conn {
   void *ptr;                /* driver connection handle */
   db_result rs;             /* the one result a connection has at a time */
   db_conn_state_t state;
-  int thread_id;
+  int thread_id;            /* its worker's id */
+  struct worker *worker;    /* the worker it counts for (worker.h) */
   uint32_t generation;      /* bumped by every reconnect: statements prepared before are gone */
   bool reconnected;         /* the failing call reconnected: count a reconnect, not an error */
   db_value_t *values;       /* fetch_row() values, nfields of them */
@@ -221,6 +222,10 @@ int db_destroy(db_driver *drv);
 int db_driver_family(db_driver *drv);          /* 0 SQL, 1 KV */
 const char *db_statement_text(db_stmt *stmt);
 
+/* A connection counting for worker `w` (its statements, errors and reconnects go into w's
+   counters). db_connection_create(): for the worker bound to the calling thread (1.0.20's
+   name, which scripts may call). */
+db_conn *db_worker_connect(db_driver *drv, struct worker *w);
 db_conn *db_connection_create(db_driver *drv);
 int db_connection_close(db_conn *con);
 int db_connection_reconnect(db_conn *con);
@@ -268,11 +273,18 @@ void db_count_ignored_error(db_conn *con);
 
 /* ---- for drivers ---- */
 
-/* Why the calling thread's last connection attempt failed, for the Lua error message (a
-   driver sets it with db_set_connect_error(); never holds a password). "" when unknown. */
+/* Why `w`'s last connection attempt failed, for the Lua error message (a driver sets it with
+   db_conn_set_connect_error(); never holds a password). "" when unknown. db_connect_error():
+   the same for the worker bound to the calling thread (1.0.20's scripts' name). */
+const char *db_worker_connect_error(struct worker *w);
 const char *db_connect_error(void);
-void db_set_connect_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void db_conn_set_connect_error(db_conn *con, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
 /* The driver logged the reason itself, as 1.0.20 did: the Lua error then adds none. */
+void db_conn_connect_error_logged(db_conn *con);
+/* The same two for a driver's connect(), which knows no other connection than the one being
+   made: they act for that one (a connect runs on its worker's thread, start to end). */
+void db_set_connect_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void db_connect_error_logged(void);
 /* True for the first caller in the run: a driver prints why a connection failed only then
    (every thread of a run whose server is down would say the same). */

@@ -38,14 +38,9 @@ typedef struct {
 static script_source script;
 static const char *script_command;
 static lua_State *main_state;
+static worker *main_worker;             /* the worker main_state acts for */
 static option_decl *declared_args;       /* from sysbench.cmdline.options, sorted */
 static bool hook_intermediate, hook_cumulative;
-
-/* The state a background (reporter) thread runs report hooks in, closed when that thread
-   exits: as in 1.0, finalizers such as report_json's closing "]" run before the final
-   report is printed. */
-static pthread_key_t report_state_key;
-static pthread_t main_thread;
 
 static sb_test lua_test;
 
@@ -155,7 +150,7 @@ static int find_script(const char *name, script_source *out)
     return load_file(name, out);
 
   /* Not a file: a module name on package.path, then a workload compiled into the binary. */
-  lua_state_params bare = { .thread_id = 0 };
+  lua_state_params bare = { .thread_id = 0, .worker = main_worker };
   lua_State *L = lua_state_new(&bare);
   if (L == NULL)
     return -1;
@@ -191,7 +186,7 @@ bool lua_test_exists(const char *name)
 {
   if (is_regular_file(name))
     return true;
-  lua_state_params bare = { .thread_id = 0 };
+  lua_state_params bare = { .thread_id = 0 };   /* runs no script code: no worker */
   lua_State *L = lua_state_new(&bare);
   if (L == NULL)
     return false;
@@ -205,10 +200,12 @@ bool lua_test_exists(const char *name)
 /* States                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-static lua_State *new_script_state(int thread_id)
+/* A state running the script for `w`, which scripts know as thread `thread_id`. */
+static lua_State *new_script_state(worker *w, int thread_id)
 {
   lua_state_params p = {
     .thread_id = thread_id,
+    .worker = w,
     .command = script_command,
     .script_path = script.path,
     .source = script.text,
@@ -393,7 +390,7 @@ static int op_init(void)
 
 static int op_thread_init(worker *w)
 {
-  lua_State *L = new_script_state((int) w->id);
+  lua_State *L = new_script_state(w, (int) w->id);
   if (L == NULL)
     return -1;
   w->script = L;
@@ -446,26 +443,27 @@ static int op_done(void)
 /* Reports                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The state report hooks run in for the calling thread: the main state on the main thread, a
-   state of its own on the reporter thread. */
-static lua_State *report_state(void)
+/* The state report hooks run in for `reporter`: the main state for the main thread's worker,
+   a state of its own, made on its first report, for the reporter thread's. */
+static lua_State *report_state(worker *reporter)
 {
-  if (pthread_equal(pthread_self(), main_thread))
+  if (reporter == main_worker)
     return main_state;
-  lua_State *L = pthread_getspecific(report_state_key);
-  if (L == NULL) {
-    L = new_script_state((int) runner_config()->threads);
-    if (L == NULL)
-      return NULL;
-    export_options(L);
-    pthread_setspecific(report_state_key, L);
+  if (reporter->script == NULL) {
+    reporter->script = new_script_state(reporter, (int) runner_config()->threads);
+    if (reporter->script != NULL)
+      export_options(reporter->script);
   }
-  return L;
+  return reporter->script;
 }
 
-static void close_report_state(void *L)
+/* The reporter thread ended: its state is closed before the final report is printed, so
+   finalizers such as report_json's closing "]" come first, as in 1.0. */
+static void op_report_done(worker *reporter)
 {
-  lua_close(L);
+  if (reporter->script != NULL && reporter != main_worker)
+    lua_close(reporter->script);
+  reporter->script = NULL;
 }
 
 static void set_stat(lua_State *L, const char *name, double value)
@@ -524,17 +522,17 @@ static bool call_report_hook(lua_State *L, const char *hook, const sb_stat_t *st
   return true;
 }
 
-static void op_report_intermediate(sb_stat_t *stat)
+static void op_report_intermediate(worker *reporter, sb_stat_t *stat)
 {
-  lua_State *L = hook_intermediate ? report_state() : NULL;
+  lua_State *L = hook_intermediate ? report_state(reporter) : NULL;
   if (L != NULL && call_report_hook(L, "report_intermediate", stat, false))
     return;
   db_report_intermediate(stat);
 }
 
-static void op_report_cumulative(sb_stat_t *stat)
+static void op_report_cumulative(worker *reporter, sb_stat_t *stat)
 {
-  lua_State *L = hook_cumulative ? report_state() : NULL;
+  lua_State *L = hook_cumulative ? report_state(reporter) : NULL;
   if (L != NULL && call_report_hook(L, "report_cumulative", stat, true))
     return;
   db_report_cumulative(stat);
@@ -589,26 +587,28 @@ static int call_command_in(lua_State *L, const char *command)
 }
 
 typedef struct {
+  worker worker;                  /* first: the array is allocated for its alignment */
   pthread_t thread;
-  int thread_id;
   const char *command;
   int rc;
 } command_worker;
 
 static void *command_worker_main(void *arg)
 {
-  command_worker *w = arg;
+  command_worker *cw = arg;
+  worker *w = &cw->worker;
 
-  sb_tls_thread_id = w->thread_id;
-  rand_thread_init((unsigned) w->thread_id);
-  lua_State *L = new_script_state(w->thread_id);
+  worker_bind_thread(w);
+  lua_State *L = new_script_state(w, (int) w->id);
   if (L == NULL) {
-    w->rc = -1;
+    cw->rc = -1;
     return NULL;
   }
+  w->script = L;
   export_options(L);
-  w->rc = call_command_in(L, w->command);
+  cw->rc = call_command_in(L, cw->command);
   lua_close(L);
+  w->script = NULL;
   return NULL;
 }
 
@@ -621,13 +621,23 @@ int lua_call_custom_command(const char *command)
   if (n <= 1 || !cmdline_predicate(main_state, "command_parallel", command))
     return call_command_in(main_state, command);
 
-  command_worker *workers = calloc(n, sizeof(command_worker));
+  const unsigned count = n;
+  command_worker *workers = aligned_alloc(_Alignof(command_worker), n * sizeof(command_worker));
   int rc = 0;
   if (workers == NULL)
     return -1;
+  memset(workers, 0, n * sizeof(command_worker));
+  for (unsigned i = 0; i < n; i++) {
+    workers[i].command = command;
+    if (worker_init(&workers[i].worker, i, NULL) != 0) {
+      for (unsigned j = 0; j < i; j++)
+        worker_free(&workers[j].worker);
+      free(workers);
+      return -1;
+    }
+  }
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
   for (unsigned i = 0; i < n; i++) {
-    workers[i] = (command_worker) { .thread_id = (int) i, .command = command };
     int err = pthread_create(&workers[i].thread, NULL, command_worker_main, &workers[i]);
     if (err != 0) {
       log_text(LOG_FATAL, "Cannot create thread %u for the '%s' command: %s", i, command,
@@ -642,6 +652,8 @@ int lua_call_custom_command(const char *command)
     if (workers[i].rc != 0)
       rc = -1;
   }
+  for (unsigned i = 0; i < count; i++)
+    worker_free(&workers[i].worker);
   free(workers);
   return rc;
 }
@@ -670,10 +682,11 @@ static bool hook_defined(lua_State *L, const char *hook)
   return rc;
 }
 
-sb_test *lua_load_test(const char *name, const char *command)
+sb_test *lua_load_test(const char *name, const char *command, worker *main)
 {
   char shown[PRINTABLE_MAX];
 
+  main_worker = main;
   if (find_script(name, &script) != 0) {
     if (name == NULL)
       log_text(LOG_FATAL, "Cannot read the script from the standard input: %s", strerror(errno));
@@ -683,13 +696,11 @@ sb_test *lua_load_test(const char *name, const char *command)
     return NULL;
   }
   script_command = command;
-  main_thread = pthread_self();
   lua_test.name = test_name_of(name);
 
-  /* The main state is thread 0 to scripts, as in 1.0 (its C-side work is background). */
-  if (pthread_key_create(&report_state_key, close_report_state) != 0)
-    return NULL;
-  main_state = new_script_state(0);
+  /* The main state is thread 0 to scripts, as in 1.0; it acts for the main thread's worker
+     (its C-side work is not counted in any report). */
+  main_state = new_script_state(main_worker, 0);
   if (main_state == NULL)
     return NULL;
   if (read_declared_options(main_state) != 0) {
@@ -705,6 +716,7 @@ sb_test *lua_load_test(const char *name, const char *command)
     .thread_done = op_thread_done,
     .report_intermediate = op_report_intermediate,
     .report_cumulative = op_report_cumulative,
+    .report_done = op_report_done,
     .done = op_done,
   };
   lua_test.cmd_prepare = global_is_function(main_state, "prepare") ? cmd_prepare : NULL;

@@ -18,9 +18,10 @@ void lua_env_set_argv(int argc, char *argv[]);
 /*
  * Find and load a script: `name` is a path, a bundled workload name or a module on
  * package.path; NULL reads standard input. Runs the script's body once in the main state and
- * registers the options it declares. Returns NULL after printing why it failed.
+ * registers the options it declares. `main`: the main thread's worker, which the main state
+ * acts for (its random numbers, its connections). Returns NULL after printing why it failed.
  */
-sb_test *lua_load_test(const char *name, const char *command);
+sb_test *lua_load_test(const char *name, const char *command, worker *main);
 
 bool lua_env_loaded(void);
 

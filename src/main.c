@@ -34,6 +34,9 @@
 
 #define VERSION_STRING "sysbench " SB_COMPAT_VERSION
 
+/* The main thread's worker: the main Lua state acts for it (init, done, commands). */
+static worker main_worker;
+
 static void print_header(void)
 {
   log_text(LOG_NOTICE, "%s (using system LuaJIT %s)\n", VERSION_STRING, SB_LUAJIT_VERSION);
@@ -94,7 +97,7 @@ static int dispatch(sb_test *test, const char *command)
   if (strcmp(command, "help") == 0)
     return command_help(test);
   if (strcmp(command, "run") == 0)
-    return sweep_requested() ? sweep_run(test) : runner_run(test);
+    return sweep_requested() ? sweep_run(test, &main_worker) : runner_run(test, &main_worker);
   if (strcmp(command, "prepare") == 0)
     builtin = test->cmd_prepare;
   else if (strcmp(command, "cleanup") == 0)
@@ -143,8 +146,12 @@ static int configure(int argc, char *argv[], parsed_args *args)
   if (sweep_check_options() != 0)
     return EXIT_FAILURE;
   rand_configure(&rand);
-  sb_tls_thread_id = (int) run.threads;
-  rand_thread_init(run.threads);
+  /* The main thread's random numbers are those of id `threads` (the workers have 0..N-1). */
+  if (worker_init(&main_worker, run.threads, NULL) != 0) {
+    log_text(LOG_FATAL, "Out of memory");
+    return EXIT_FAILURE;
+  }
+  worker_bind_thread(&main_worker);
   return 0;
 }
 
@@ -173,7 +180,7 @@ int main(int argc, char *argv[])
   if (name == NULL || strcmp(name, "-") == 0) {
     if (isatty(STDIN_FILENO))
       log_text(LOG_NOTICE, "Reading the script from the standard input:\n");
-    test = lua_load_test(NULL, args.command);
+    test = lua_load_test(NULL, args.command, &main_worker);
     if (test == NULL)
       return EXIT_FAILURE;
     /* A script from stdin may still be given a command: "sysbench - run < script.lua". */
@@ -195,7 +202,7 @@ int main(int argc, char *argv[])
     if (options_check_given() != 0)
       return EXIT_FAILURE;
   } else {
-    test = lua_load_test(name, args.command);
+    test = lua_load_test(name, args.command, &main_worker);
     if (test == NULL)
       return EXIT_FAILURE;
     if (args.command == NULL) {

@@ -39,11 +39,11 @@ static void *generator_main(void *arg)
   uint64_t next_ns = schedule_start_ns;
   (void) arg;
 
-  sb_tls_thread_id = (int) generator_tid;
-  rand_thread_init(generator_tid);
+  rand_state rand;              /* the generator's own stream, seeded as the main thread's */
+  rand_state_seed(&rand, generator_tid);
 
   while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
-    next_ns += (uint64_t) (-log(1.0 - sb_rand_uniform_double()) * mean_gap_ns);
+    next_ns += (uint64_t) (-log(1.0 - rand_double(&rand)) * mean_gap_ns);
 
     uint64_t now = clock_now_ns();
     if (next_ns > now + RATE_MIN_SLEEP_NS) {

@@ -32,10 +32,9 @@
 #include "runner.h"
 #include "signals.h"
 
-__thread int sb_tls_thread_id;
-
 static run_config config;
 static sb_test *current_test;
+static worker *main_worker;            /* the main thread's: it makes the final report */
 
 /* Why workers stop (flags.stop); 0 = they do not. */
 enum { STOP_NOW = 1, STOP_TIME_LIMIT = 2 };
@@ -78,7 +77,8 @@ static stats_table worker_table;
 static worker background = { .shared = true };
 
 /* Reporter state: owned by the reporter thread while it runs, by the main thread after. */
-static pthread_t reporter;
+static worker reporter_worker;         /* its random numbers, its report hooks' Lua state */
+static pthread_t reporter_thread;
 static bool reporter_started;
 static sem_t reporter_wakeup;
 static int reporter_stop;
@@ -303,8 +303,7 @@ static void *worker_main(void *arg)
   int rc = 0;
 
   assert(w >= workers && w < workers + config.threads && w->id == (unsigned) (w - workers));
-  sb_tls_thread_id = (int) w->id;
-  rand_thread_init(w->id);
+  worker_bind_thread(w);
   log_text(LOG_DEBUG, "Worker thread (#%u) started", w->id);
 
   bool init_ok = true;
@@ -363,7 +362,7 @@ static void report_intermediate(uint64_t tick_ns, unsigned running)
   /* Without --report-interval, a recorded run still keeps an interval every second, silently. */
   if (config.report_interval > 0) {
     if (current_test->ops.report_intermediate != NULL)
-      current_test->ops.report_intermediate(&stat);
+      current_test->ops.report_intermediate(&reporter_worker, &stat);
     else
       report_intermediate_default(&stat);
   }
@@ -395,7 +394,7 @@ typedef enum { REPORT_FINAL, REPORT_CHECKPOINT, REPORT_FORCED } cumulative_kind;
    counted (as in 1.0.20); how many there were is said. --histogram goes with the final
    report only, as in 1.0. The final report's time is the end of the measurement (the last
    event), however long the threads then took to finish. */
-static void report_cumulative(cumulative_kind kind)
+static void report_cumulative(cumulative_kind kind, worker *reporter)
 {
   bool forced = kind == REPORT_FORCED;
   sb_stat_t stat = {0};
@@ -425,7 +424,7 @@ static void report_cumulative(cumulative_kind kind)
     histogram_print(stat.histogram, stdout);
   }
   if (current_test->ops.report_cumulative != NULL)
-    current_test->ops.report_cumulative(&stat);
+    current_test->ops.report_cumulative(reporter, &stat);
   else
     report_cumulative_general(&stat);
   if (config.debug)
@@ -450,8 +449,7 @@ static void *reporter_main(void *arg)
   size_t checkpoint = 0;
   (void) arg;
 
-  sb_tls_thread_id = (int) config.threads;
-  rand_thread_init(config.threads);
+  worker_bind_thread(&reporter_worker);
 
   for (;;) {
     uint64_t next_checkpoint = checkpoint < config.checkpoint_count
@@ -485,7 +483,7 @@ static void *reporter_main(void *arg)
     }
     if (next_checkpoint && now >= next_checkpoint) {
       log_timestamped(LOG_NOTICE, seconds_since_start(next_checkpoint), "Checkpoint report:");
-      report_cumulative(REPORT_CHECKPOINT);
+      report_cumulative(REPORT_CHECKPOINT, &reporter_worker);
       checkpoint++;
     }
   }
@@ -498,8 +496,13 @@ static int start_reporter(void)
     return 0;
   reporter_stop = 0;
   sem_init(&reporter_wakeup, 0, 0);
-  int rc = pthread_create(&reporter, NULL, reporter_main, NULL);
+  /* The reporter draws the stream the main thread has (id = threads), as in 1.0. */
+  if (worker_init(&reporter_worker, config.threads, NULL) != 0)
+    return ENOMEM;
+  int rc = pthread_create(&reporter_thread, NULL, reporter_main, NULL);
   reporter_started = rc == 0;
+  if (!reporter_started)
+    worker_free(&reporter_worker);
   return rc;
 }
 
@@ -509,8 +512,11 @@ static void stop_reporter(void)
     return;
   __atomic_store_n(&reporter_stop, 1, __ATOMIC_RELEASE);
   sem_post(&reporter_wakeup);
-  pthread_join(reporter, NULL);
+  pthread_join(reporter_thread, NULL);
   reporter_started = false;
+  if (current_test->ops.report_done != NULL)
+    current_test->ops.report_done(&reporter_worker);
+  worker_free(&reporter_worker);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -676,7 +682,7 @@ static void forced_shutdown(void)
 {
   log_text(LOG_FATAL, "The --max-time limit has expired, forcing shutdown...");
   stop_reporter();
-  report_cumulative(REPORT_FORCED);
+  report_cumulative(REPORT_FORCED, main_worker);
   results_forced_exit(2);
 }
 
@@ -900,12 +906,13 @@ static void free_run_state(void)
   stats_table_free(&worker_table);
 }
 
-int runner_run(sb_test *test)
+int runner_run(sb_test *test, worker *main)
 {
   sb_test_ops *ops = &test->ops;
   int rc;
 
   current_test = test;
+  main_worker = main;
   if (results_recording())
     recorder_begin(test->name);
   if (ops->init != NULL && ops->init() != 0)
@@ -928,7 +935,7 @@ int runner_run(sb_test *test)
   /* A run stopped by an error (a fatal SQL error, a full --rate queue) still reports what
      ran until then, after the error's own message; the exit code says it failed. */
   if (rc == 0) {
-    report_cumulative(REPORT_FINAL);
+    report_cumulative(REPORT_FINAL, main_worker);
     if (interrupted_by)
       log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "
                "until then", (int) interrupted_by);

@@ -39,17 +39,14 @@ typedef struct run_config {
   uint64_t start_at_unix_ns;      /* --start-at: wall clock to start at (ns); 0 = at once */
 } run_config;
 
-/* Thread id of the calling thread: 0..threads-1 for workers, threads for the main and
-   background threads. */
-extern __thread int sb_tls_thread_id;
-
 /* Set the configuration (once, from the parsed options) before anything else runs. */
 void runner_configure(const run_config *config);
 const run_config *runner_config(void);
 
 /* Run the test's `run` command; returns the process exit code (0, 1 error, 2 forced
-   shutdown or thread start-up timeout, 128+signal when interrupted). */
-int runner_run(sb_test *test);
+   shutdown or thread start-up timeout, 128+signal when interrupted). `main`: the calling
+   (main) thread's worker, which makes the final report. */
+int runner_run(sb_test *test, worker *main);
 
 /* A fatal error in any thread: every worker stops at its next event and the run ends with
    exit code 1. */

@@ -24,8 +24,13 @@ typedef struct sb_test_ops {
   int (*event)(worker *w);             /* one event (C tests); non-zero = fatal error */
   int (*thread_run)(worker *w);        /* the whole loop (Lua tests); non-zero = error */
   int (*thread_done)(worker *w);       /* in each worker, after its loop */
-  void (*report_intermediate)(sb_stat_t *stat);
-  void (*report_cumulative)(sb_stat_t *stat);
+  /* Reports, made by `reporter`: the reporter thread's worker, or the main thread's for the
+     final report. */
+  void (*report_intermediate)(worker *reporter, sb_stat_t *stat);
+  void (*report_cumulative)(worker *reporter, sb_stat_t *stat);
+  /* The reporter thread ends (before the final report): what the test kept in its worker
+     for the reports goes. */
+  void (*report_done)(worker *reporter);
   int (*cleanup)(void);                /* main thread, after workers stopped */
   int (*done)(void);                   /* main thread, last */
 } sb_test_ops;

@@ -19,27 +19,41 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rand.h"
 #include "stats.h"
 
 struct run;
 
 typedef struct worker {
   worker_stats stats;          /* first: written on every event, on cache lines of its own */
+  rand_state rand;             /* its random numbers (seeded from --rand-seed and its id) */
   unsigned id;                 /* sysbench.tid: 0..threads-1 in a run */
   /* Several threads count into it (the slot for ids that name no worker): its counters are
      updated with atomic adds. */
   bool shared;
   void *script;                /* the Lua state running its script (lua_env.c's) */
   bool script_failed;          /* its script's thread_run failed: no thread_done */
-  /* Per-worker state of the database layer and drivers: the db layer's, which may hand
-     drivers their own (db.h). NULL until used; the owner frees it in its thread_done. */
+  /* Per-worker state of the database layer (db.c: why its last connection failed). NULL
+     until used; worker_free() frees it with driver_scratch_free. */
   void *driver_scratch;
+  void (*driver_scratch_free)(void *scratch);   /* how worker_free() frees it */
 } __attribute__((aligned(128))) worker;
 
 /* Set up `w` as worker `id` whose stats are listed under `reset_epoch`'s table (NULL: no
-   table). 0, or -1 out of memory. */
+   table), its random numbers seeded for `id` (call after rand_configure()). 0, or -1 out of
+   memory. */
 int worker_init(worker *w, unsigned id, const uint32_t *reset_epoch);
 void worker_free(worker *w);
+
+/* The worker's stream, for Lua's sysbench.rand (FFI); NULL for no worker. */
+rand_state *sb_worker_rand(worker *w);
+
+/* Make `w` the worker of the calling thread for the compatibility layer only: 1.0.20's
+   id-less FFI names (sb_rand_uniform(a, b), db_connection_create(drv)) act for it. NULL
+   unbinds. */
+void worker_bind_thread(worker *w);
+/* The worker bound to the calling thread, or NULL (for those compatibility names only). */
+worker *worker_of_thread(void);
 
 /* Worker `id` of `count` workers, or `fallback` when the id names none of them (scripts pass
    any number they like to 1.0.20's id-based calls). */

@@ -172,7 +172,7 @@ int fileio_aio_drain(fileio_worker *w);
 /* ---- fileio_block.c ---- */
 /* Fill a block with random bytes, their CRC-32 and the block's offset in its file (1.0.20's
    layout, so files of either tool validate with the other). */
-void fileio_block_fill(unsigned char *block, size_t len, uint64_t offset);
+void fileio_block_fill(rand_state *rand, unsigned char *block, size_t len, uint64_t offset);
 /* Check a block read back; on a mismatch print 1.0.20's FATAL lines and return -1. */
 int fileio_block_check(const unsigned char *block, size_t len, uint64_t offset);
 /* The smallest block --validate can use: the checksum and offset fields. */
@@ -203,7 +203,7 @@ void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], doubl
 struct sb_stat;
 void fileio_print_extra_flags(const fileio_settings *s);
 void fileio_report_mode(const fileio_settings *s);
-void fileio_report_intermediate(struct sb_stat *stat);
-void fileio_report_cumulative(struct sb_stat *stat);
+void fileio_report_intermediate(worker *reporter, struct sb_stat *stat);
+void fileio_report_cumulative(worker *reporter, struct sb_stat *stat);
 
 #endif

@@ -48,10 +48,11 @@ void fileio_io_thread_free(fileio_worker *w)
 }
 
 /* --validate: a checksummed block at each whole block of a write. */
-static void fill_blocks(const fileio_settings *s, unsigned char *buffer, const fileio_request *r)
+static void fill_blocks(fileio_worker *w, unsigned char *buffer, const fileio_request *r)
 {
+  const fileio_settings *s = w->settings;
   for (uint64_t done = 0; done + s->block_size <= r->size; done += s->block_size)
-    fileio_block_fill(buffer + done, s->block_size, r->pos + done);
+    fileio_block_fill(&w->worker->rand, buffer + done, s->block_size, r->pos + done);
 }
 
 /* --validate: check each whole block of a read. A tail shorter than a block (a file size that
@@ -156,7 +157,7 @@ static int transfer(fileio_worker *w, const fileio_request *r, bool measured, ui
   int error = 0;
 
   if (r->op == FILEIO_OP_WRITE && s->validate) {
-    fill_blocks(s, buffer, r);
+    fill_blocks(w, buffer, r);
     started = clock_now_ns();     /* the checksums are not part of the write */
   }
   if (s->io_mode == FILEIO_IO_MMAP) {
@@ -190,7 +191,7 @@ int fileio_io_execute(fileio_worker *w, const fileio_request *r)
 
   if (w->aio != NULL) {
     if (r->op == FILEIO_OP_WRITE && s->validate) {
-      fill_blocks(s, fileio_aio_next_buffer(w), r);
+      fill_blocks(w, fileio_aio_next_buffer(w), r);
       now = clock_now_ns();
     }
     if (fileio_aio_submit(w, r, now) != 0)

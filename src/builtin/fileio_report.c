@@ -77,8 +77,9 @@ void fileio_report_mode(const fileio_settings *s)
   log_text(LOG_NOTICE, "Doing %s test", test_mode_text[s->mode]);
 }
 
-void fileio_report_intermediate(sb_stat_t *stat)
+void fileio_report_intermediate(worker *reporter, sb_stat_t *stat)
 {
+  (void) reporter;
   double t = stat->time_interval;
   char pct[32];
 
@@ -120,8 +121,9 @@ static void report_operation_latency(void)
   }
 }
 
-void fileio_report_cumulative(sb_stat_t *stat)
+void fileio_report_cumulative(worker *reporter, sb_stat_t *stat)
 {
+  (void) reporter;
   double t = stat->time_interval;
 
   log_text(LOG_NOTICE, "%s", "");

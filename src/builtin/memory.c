@@ -361,7 +361,7 @@ static int memory_thread_run(worker *w)
   size_t words = (size_t) (settings.block_size / sizeof(uint64_t));
   uint64_t budget = settings.events_per_thread;
   bool limited = budget > 0;
-  word_rng rng = { sb_rand_uniform_uint64() | 1, sb_rand_uniform_uint64() };
+  word_rng rng = { rand_next(&w->rand) | 1, rand_next(&w->rand) };
 
   if (!sb_worker_more_events(w))
     return 0;
@@ -387,14 +387,16 @@ static double per_second(double amount, double seconds)
   return seconds > 0 ? amount / seconds : 0;
 }
 
-static void memory_report_intermediate(sb_stat_t *stat)
+static void memory_report_intermediate(worker *reporter, sb_stat_t *stat)
 {
+  (void) reporter;
   log_timestamped(LOG_NOTICE, stat->time_total, "%4.2f MiB/sec",
                   per_second(mebibytes(stat->events), stat->time_interval));
 }
 
-static void memory_report_cumulative(sb_stat_t *stat)
+static void memory_report_cumulative(worker *reporter, sb_stat_t *stat)
 {
+  (void) reporter;
   log_text(LOG_NOTICE, "Total operations: %" PRIu64 " (%8.2f per second)\n", stat->events,
            per_second((double) stat->events, stat->time_interval));
   if (settings.oper != OPER_NONE) {

@@ -94,7 +94,7 @@ static char *read_all(int fd, size_t *len)
 }
 
 /* In the child: become a run with `threads` threads and run it. Never returns. */
-static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd)
+static void child_run(sb_test *test, worker *main, unsigned threads, uint64_t start_at, int fd)
 {
   run_config cfg = *runner_config();
   char text[32];
@@ -108,11 +108,12 @@ static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd
   option_force("threads", text);       /* sysbench.opt.threads in the scripts' states */
   if (lua_env_loaded())
     lua_env_refresh_options();
-  sb_tls_thread_id = (int) threads;
-  rand_thread_init(threads);
+  /* The main thread's stream is that of id `threads`, as in a single run of that many. */
+  main->id = threads;
+  rand_state_seed(&main->rand, threads);
   results_enter_sweep_child(fd);
 
-  int rc = runner_run(test);
+  int rc = runner_run(test, main);
 
   if (lua_env_loaded())
     lua_env_done();
@@ -123,7 +124,7 @@ static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd
 }
 
 /* Run one thread count; its runs go into the session. Returns the child's exit code. */
-static int run_one(sb_test *test, unsigned threads, uint64_t start_at)
+static int run_one(sb_test *test, worker *main, unsigned threads, uint64_t start_at)
 {
   int fds[2];
 
@@ -142,7 +143,7 @@ static int run_one(sb_test *test, unsigned threads, uint64_t start_at)
   }
   if (pid == 0) {
     close(fds[0]);
-    child_run(test, threads, start_at, fds[1]);
+    child_run(test, main, threads, start_at, fds[1]);
   }
   close(fds[1]);
   child_pid = pid;
@@ -231,7 +232,7 @@ static void write_pages(const char *test_name)
   free(html);
 }
 
-int sweep_run(sb_test *test)
+int sweep_run(sb_test *test, worker *main)
 {
   double values[SWEEP_MAX_RUNS];
   size_t n = opt_numbers("threads", values, SWEEP_MAX_RUNS);
@@ -273,7 +274,7 @@ int sweep_run(sb_test *test)
       start_at += (uint64_t) ((double) k * (cfg->warmup_time + cfg->max_time + SWEEP_PAUSE_S)
                               * 1e9);
     log_text(LOG_NOTICE, "Thread sweep: run %zu of %zu, %u threads\n", k + 1, n, threads);
-    rc = run_one(test, threads, start_at);
+    rc = run_one(test, main, threads, start_at);
   }
   sigaction(SIGTERM, &inherited_term, NULL);
   sigaction(SIGINT, &inherited_int, NULL);

@@ -15,6 +15,6 @@ bool sweep_requested(void);
 /* Checks between options (before anything runs); 0 or -1 with the message printed. */
 int sweep_check_options(void);
 /* Run the sweep; returns the exit code (the first failing run's, else 0). */
-int sweep_run(sb_test *test);
+int sweep_run(sb_test *test, worker *main);
 
 #endif

@@ -101,7 +101,9 @@ int db_destroy(sql_driver *drv);
 int db_driver_family(sql_driver *drv);
 
 sql_connection *db_connection_create(sql_driver * drv);
+sql_connection *db_worker_connect(sql_driver *drv, sb_worker *w);
 const char *db_connect_error(void);
+const char *db_worker_connect_error(sb_worker *w);
 int db_connection_close(sql_connection *con);
 int db_connection_reconnect(sql_connection *con);
 void db_connection_free(sql_connection *con);
@@ -167,12 +169,12 @@ local driver_methods = {}
 
 -- The reason a connection failed, as the driver gave it ("" when it gave none).
 local function connect_error()
-   local why = ffi.string(C.db_connect_error())
+   local why = ffi.string(C.db_worker_connect_error(sysbench.worker))
    return why ~= "" and (": " .. why) or ""
 end
 
 function driver_methods.connect(self)
-   local con = C.db_connection_create(self)
+   local con = C.db_worker_connect(self, sysbench.worker)
    if con == nil then
       error("connection creation failed" .. connect_error(), 2)
    end
@@ -384,9 +386,7 @@ function sql_param.set(self, value)
    end
 end
 
-ffi.cdef[[
-void sb_rand_str(const char *, char *);
-]]
+local rand_stream = C.sb_worker_rand(sysbench.worker)   -- the worker's (sysbench.rand)
 
 -- Fill a string parameter from a sysbench.rand.string template, without a Lua string.
 function sql_param.set_rand_str(self, fmt)
@@ -395,7 +395,7 @@ function sql_param.set_rand_str(self, fmt)
       error("set_rand_str: template longer than the parameter's maximum length", 2)
    end
    self.is_null[0] = 0
-   C.sb_rand_str(fmt, self.buffer)
+   C.rand_str(rand_stream, fmt, self.buffer)
    self.data_len[0] = len
 end
 
