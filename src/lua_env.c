@@ -27,6 +27,7 @@
 #include "rand.h"
 #include "report.h"
 #include "runner.h"
+#include "thread_spawn.h"
 
 typedef struct {
   char *text;
@@ -588,7 +589,6 @@ static int call_command_in(lua_State *L, const char *command)
 
 typedef struct {
   worker worker;                  /* first: the array is allocated for its alignment */
-  pthread_t thread;
   const char *command;
   int rc;
 } command_worker;
@@ -614,47 +614,46 @@ static void *command_worker_main(void *arg)
 
 int lua_call_custom_command(const char *command)
 {
-  unsigned n = runner_config()->threads;
+  const run_config *cfg = runner_config();
+  unsigned n = cfg->threads;
 
   /* One thread is the main state itself, as in 1.0.20 (which then says nothing about
      worker threads). */
   if (n <= 1 || !cmdline_predicate(main_state, "command_parallel", command))
     return call_command_in(main_state, command);
 
-  const unsigned count = n;
   command_worker *workers = aligned_alloc(_Alignof(command_worker), n * sizeof(command_worker));
-  int rc = 0;
-  if (workers == NULL)
-    return -1;
+  pthread_t *threads = calloc(n, sizeof(pthread_t));
+  unsigned ready = 0, started = 0;
+  int rc = -1;
+
+  if (workers == NULL || threads == NULL)
+    goto out;
   memset(workers, 0, n * sizeof(command_worker));
-  for (unsigned i = 0; i < n; i++) {
-    workers[i].command = command;
-    if (worker_init(&workers[i].worker, i, NULL) != 0) {
-      for (unsigned j = 0; j < i; j++)
-        worker_free(&workers[j].worker);
-      free(workers);
-      return -1;
-    }
+  for (; ready < n; ready++) {
+    workers[ready].command = command;
+    if (worker_init(&workers[ready].worker, ready, NULL) != 0)
+      goto out;
   }
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
-  for (unsigned i = 0; i < n; i++) {
-    int err = pthread_create(&workers[i].thread, NULL, command_worker_main, &workers[i]);
-    if (err != 0) {
-      log_text(LOG_FATAL, "Cannot create thread %u for the '%s' command: %s", i, command,
-               strerror(err));
-      n = i;
-      rc = -1;
-      break;
-    }
-  }
-  for (unsigned i = 0; i < n; i++) {
-    pthread_join(workers[i].thread, NULL);
+  /* The threads of a command get --thread-stack-size, as the run's workers do. */
+  int err = threads_spawn(threads, n, cfg->thread_stack_size, command_worker_main, workers,
+                          sizeof(command_worker), &started);
+  if (err == THREAD_SPAWN_BAD_STACK_SIZE)
+    log_text(LOG_FATAL, "Invalid value for thread-stack-size: %zu.", cfg->thread_stack_size);
+  else if (err != 0)
+    log_text(LOG_FATAL, "Cannot create thread %u for the '%s' command: %s", started, command,
+             strerror(err));
+  threads_join(threads, started);
+  rc = err == 0 ? 0 : -1;
+  for (unsigned i = 0; i < started; i++)
     if (workers[i].rc != 0)
       rc = -1;
-  }
-  for (unsigned i = 0; i < count; i++)
+out:
+  for (unsigned i = 0; i < ready; i++)
     worker_free(&workers[i].worker);
   free(workers);
+  free(threads);
   return rc;
 }
 

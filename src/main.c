@@ -34,6 +34,8 @@
 
 #define VERSION_STRING "sysbench " SB_COMPAT_VERSION
 
+/* The run configuration the options give: built once, read-only after. */
+static run_config config;
 /* The main thread's worker: the main Lua state acts for it (init, done, commands). */
 static worker main_worker;
 
@@ -97,7 +99,8 @@ static int dispatch(sb_test *test, const char *command)
   if (strcmp(command, "help") == 0)
     return command_help(test);
   if (strcmp(command, "run") == 0)
-    return sweep_requested() ? sweep_run(test, &main_worker) : runner_run(test, &main_worker);
+    return sweep_requested() ? sweep_run(test, &config, &main_worker)
+                             : runner_run(test, &config, &main_worker);
   if (strcmp(command, "prepare") == 0)
     builtin = test->cmd_prepare;
   else if (strcmp(command, "cleanup") == 0)
@@ -120,7 +123,6 @@ static int dispatch(sb_test *test, const char *command)
 static int configure(int argc, char *argv[], parsed_args *args)
 {
   char err[512];
-  run_config run;
   rand_config rand;
 
   if (cli_options_register(err, sizeof(err)) != 0 ||
@@ -139,15 +141,16 @@ static int configure(int argc, char *argv[], parsed_args *args)
     printf("%s\n", VERSION_STRING);
     exit(EXIT_SUCCESS);
   }
-  if (cli_options_check(&run, &rand) != 0 || results_configure(args->command, &run) != 0)
+  if (cli_options_check(&config, &rand) != 0 ||
+      results_configure(args->command, &config) != 0)
     return EXIT_FAILURE;
 
-  runner_configure(&run);
-  if (sweep_check_options() != 0)
+  runner_publish_config(&config);
+  if (sweep_check_options(&config) != 0)
     return EXIT_FAILURE;
   rand_configure(&rand);
   /* The main thread's random numbers are those of id `threads` (the workers have 0..N-1). */
-  if (worker_init(&main_worker, run.threads, NULL) != 0) {
+  if (worker_init(&main_worker, config.threads, NULL) != 0) {
     log_text(LOG_FATAL, "Out of memory");
     return EXIT_FAILURE;
   }

@@ -37,6 +37,9 @@ typedef struct sb_test_ops {
 
 typedef struct sb_test {
   const char *name;                    /* what the user types: "cpu", "oltp_read_only" */
+  /* The test ends its workers' loops itself and --events is ignored, as in 1.0.20 (memory:
+     --memory-total-size is the limit). */
+  bool limits_own_events;
   const char *description;             /* listed by --help for compiled-in tests */
   const option_decl *options;          /* test options (NULL = none declared) */
   int (*cmd_prepare)(void);            /* NULL: "does not implement the 'prepare' command" */

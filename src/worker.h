@@ -27,6 +27,7 @@ struct run;
 typedef struct worker {
   worker_stats stats;          /* first: written on every event, on cache lines of its own */
   rand_state rand;             /* its random numbers (seeded from --rand-seed and its id) */
+  struct run *run;             /* the run it runs events of; NULL outside one */
   unsigned id;                 /* sysbench.tid: 0..threads-1 in a run */
   /* Several threads count into it (the slot for ids that name no worker): its counters are
      updated with atomic adds. */

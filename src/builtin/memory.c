@@ -322,17 +322,14 @@ static inline void access_block(uint64_t *block, size_t words, word_rng *r)
 
 static int memory_init(void)
 {
-  run_config config = *runner_config();
+  unsigned threads = runner_config()->threads;
 
-  if (parse_settings(config.threads) != 0)
+  if (parse_settings(threads) != 0)
     return 1;
-  if (alloc_blocks(config.threads) != 0) {
+  if (alloc_blocks(threads) != 0) {
     free_blocks();
     return 1;
   }
-  /* As in 1.0.20, the total size is this test's event limit and --events is ignored. */
-  config.max_events = 0;
-  runner_configure(&config);
   return 0;
 }
 
@@ -415,6 +412,7 @@ static int memory_done(void)
 
 sb_test memory_test = {
   .name = "memory",
+  .limits_own_events = true,   /* --memory-total-size; --events is ignored, as in 1.0.20 */
   .description = "Memory functions speed test",
   .options = memory_args,
   .ops = {

@@ -42,7 +42,7 @@ bool sweep_requested(void)
   return opt_numbers("threads", values, 2) > 1;
 }
 
-int sweep_check_options(void)
+int sweep_check_options(const run_config *cfg)
 {
   double values[SWEEP_MAX_RUNS + 1];
   size_t n = opt_numbers("threads", values, SWEEP_MAX_RUNS + 1);
@@ -52,7 +52,7 @@ int sweep_check_options(void)
                           "up to 64 thread counts in a sweep");
     return -1;
   }
-  if (n > 1 && opt_is_set("start-at") && runner_config()->max_time <= 0) {
+  if (n > 1 && opt_is_set("start-at") && cfg->max_time <= 0) {
     log_text(LOG_FATAL, "--start-at with a thread sweep needs --time: each run starts "
              "--warmup-time + --time + %g seconds after the one before", SWEEP_PAUSE_S);
     return -1;
@@ -94,16 +94,16 @@ static char *read_all(int fd, size_t *len)
 }
 
 /* In the child: become a run with `threads` threads and run it. Never returns. */
-static void child_run(sb_test *test, worker *main, unsigned threads, uint64_t start_at, int fd)
+static void child_run(sb_test *test, const run_config *sweep, worker *main, unsigned threads,
+                      uint64_t start_at, int fd)
 {
-  run_config cfg = *runner_config();
+  run_config cfg = *sweep;             /* this step's own configuration */
   char text[32];
 
   sigaction(SIGINT, &inherited_int, NULL);
   sigaction(SIGTERM, &inherited_term, NULL);
   cfg.threads = threads;
   cfg.start_at_unix_ns = start_at;
-  runner_configure(&cfg);
   snprintf(text, sizeof(text), "%u", threads);
   option_force("threads", text);       /* sysbench.opt.threads in the scripts' states */
   if (lua_env_loaded())
@@ -113,7 +113,7 @@ static void child_run(sb_test *test, worker *main, unsigned threads, uint64_t st
   rand_state_seed(&main->rand, threads);
   results_enter_sweep_child(fd);
 
-  int rc = runner_run(test, main);
+  int rc = runner_run(test, &cfg, main);
 
   if (lua_env_loaded())
     lua_env_done();
@@ -124,7 +124,8 @@ static void child_run(sb_test *test, worker *main, unsigned threads, uint64_t st
 }
 
 /* Run one thread count; its runs go into the session. Returns the child's exit code. */
-static int run_one(sb_test *test, worker *main, unsigned threads, uint64_t start_at)
+static int run_one(sb_test *test, const run_config *sweep, worker *main, unsigned threads,
+                   uint64_t start_at)
 {
   int fds[2];
 
@@ -143,7 +144,7 @@ static int run_one(sb_test *test, worker *main, unsigned threads, uint64_t start
   }
   if (pid == 0) {
     close(fds[0]);
-    child_run(test, main, threads, start_at, fds[1]);
+    child_run(test, sweep, main, threads, start_at, fds[1]);
   }
   close(fds[1]);
   child_pid = pid;
@@ -232,11 +233,10 @@ static void write_pages(const char *test_name)
   free(html);
 }
 
-int sweep_run(sb_test *test, worker *main)
+int sweep_run(sb_test *test, const run_config *cfg, worker *main)
 {
   double values[SWEEP_MAX_RUNS];
   size_t n = opt_numbers("threads", values, SWEEP_MAX_RUNS);
-  const run_config *cfg = runner_config();
   int rc = 0;
 
   results_enable_recording();
@@ -274,7 +274,7 @@ int sweep_run(sb_test *test, worker *main)
       start_at += (uint64_t) ((double) k * (cfg->warmup_time + cfg->max_time + SWEEP_PAUSE_S)
                               * 1e9);
     log_text(LOG_NOTICE, "Thread sweep: run %zu of %zu, %u threads\n", k + 1, n, threads);
-    rc = run_one(test, main, threads, start_at);
+    rc = run_one(test, cfg, main, threads, start_at);
   }
   sigaction(SIGTERM, &inherited_term, NULL);
   sigaction(SIGINT, &inherited_int, NULL);
