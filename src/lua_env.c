@@ -286,9 +286,24 @@ static void push_option_value(lua_State *L, sb_option *opt)
   }
 }
 
-/* sysbench.opt = every option; scripts that declare no options also see them as globals
-   (1.0's legacy API), except where that would overwrite one of their functions. */
-static void export_options(lua_State *L)
+/* An option's value as the run of `cfg` uses it (run_config_option_text()). */
+static void push_run_value(lua_State *L, sb_option *opt, const run_config *cfg)
+{
+  char buf[32];
+  const char *text = run_config_option_text(cfg, option_name(opt), buf, sizeof(buf));
+
+  if (text == NULL)
+    push_option_value(L, opt);
+  else if (option_type(opt) == SB_ARG_TYPE_INT)
+    lua_pushnumber(L, strtod(text, NULL));
+  else
+    lua_pushstring(L, text);
+}
+
+/* sysbench.opt = every option, as the run of `cfg` uses it; scripts that declare no options
+   also see them as globals (1.0's legacy API), except where that would overwrite one of
+   their functions. */
+static void export_options(lua_State *L, const run_config *cfg)
 {
   bool legacy = declared_args == NULL;
 
@@ -296,10 +311,10 @@ static void export_options(lua_State *L)
   lua_newtable(L);
   for (size_t i = 0; i < options_count(); i++) {
     sb_option *opt = options_at(i);
-    push_option_value(L, opt);
+    push_run_value(L, opt, cfg);
     lua_setfield(L, -2, option_name(opt));
     if (legacy && !global_is_function(L, option_name(opt))) {
-      push_option_value(L, opt);
+      push_run_value(L, opt, cfg);
       lua_setglobal(L, option_name(opt));
     }
   }
@@ -368,7 +383,7 @@ static int read_declared_options(lua_State *L)
 
 int lua_env_options_ready(void)
 {
-  export_options(main_state);
+  export_options(main_state, runner_config());
   return 0;
 }
 
@@ -395,7 +410,7 @@ static int op_thread_init(worker *w)
   if (L == NULL)
     return -1;
   w->script = L;
-  export_options(L);
+  export_options(L, runner_config());
   /* When thread_init fails it usually fails the same way in every thread (server down, wrong
      password): the first failure is reported, the run stops, the others add nothing. */
   static int failure_reported;
@@ -453,7 +468,7 @@ static lua_State *report_state(worker *reporter)
   if (reporter->script == NULL) {
     reporter->script = new_script_state(reporter, (int) runner_config()->threads);
     if (reporter->script != NULL)
-      export_options(reporter->script);
+      export_options(reporter->script, runner_config());
   }
   return reporter->script;
 }
@@ -605,7 +620,7 @@ static void *command_worker_main(void *arg)
     return NULL;
   }
   w->script = L;
-  export_options(L);
+  export_options(L, runner_config());
   cw->rc = call_command_in(L, cw->command);
   lua_close(L);
   w->script = NULL;
@@ -726,10 +741,10 @@ sb_test *lua_load_test(const char *name, const char *command, worker *main)
   return &lua_test;
 }
 
-void lua_env_refresh_options(void)
+void lua_env_refresh_options(const run_config *cfg)
 {
   if (main_state != NULL)
-    export_options(main_state);
+    export_options(main_state, cfg);
 }
 
 void lua_env_done(void)

@@ -32,6 +32,18 @@ typedef struct run_config {
   bool debug;
   bool validate;
   uint64_t start_at_unix_ns;      /* --start-at: wall clock to start at (ns); 0 = at once */
+  bool sweep_step;                /* a step of a thread sweep: `threads` is this step's count
+                                     of the --threads list */
 } run_config;
+
+/*
+ * Option `name` as a run with `cfg` uses it, where that differs from the text given: a
+ * sweep's step runs its own thread count, and --debug runs at verbosity 5 (as 1.0.20 shows
+ * it to scripts). The text (in buf) or NULL where the option's own text is what runs. What
+ * scripts read as sysbench.opt and what a result file records come from here; the option
+ * registry itself is never written after parsing.
+ */
+const char *run_config_option_text(const run_config *cfg, const char *name, char *buf,
+                                   size_t len);
 
 #endif

@@ -559,7 +559,7 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
   }
   active = r;
   if (results_recording())
-    recorder_begin(test->name);
+    recorder_begin(test->name, &r->config);
   rc = ops->init != NULL ? ops->init() : 0;
   if (rc == 0) {
     print_run_mode(r);

@@ -21,10 +21,8 @@ static result_run run;
 static bool measuring;
 static bool out_of_memory;
 
-void recorder_begin(const char *test_name)
+void recorder_begin(const char *test_name, const run_config *cfg)
 {
-  const run_config *cfg = runner_config();
-
   result_run_free(&run);
   measuring = false;
   out_of_memory = false;
@@ -41,7 +39,7 @@ void recorder_begin(const char *test_name)
   run.clients = calloc(1, sizeof(result_client));
   if (run.clients == NULL || run.test == NULL ||
       environment_command_line(&run.argv, &run.argc) != 0 ||
-      environment_given_options(&run.options, &run.option_count) != 0) {
+      environment_given_options(cfg, &run.options, &run.option_count) != 0) {
     out_of_memory = true;
     return;
   }

@@ -98,16 +98,14 @@ static void child_run(sb_test *test, const run_config *sweep, worker *main, unsi
                       uint64_t start_at, int fd)
 {
   run_config cfg = *sweep;             /* this step's own configuration */
-  char text[32];
 
   sigaction(SIGINT, &inherited_int, NULL);
   sigaction(SIGTERM, &inherited_term, NULL);
   cfg.threads = threads;
+  cfg.sweep_step = true;
   cfg.start_at_unix_ns = start_at;
-  snprintf(text, sizeof(text), "%u", threads);
-  option_force("threads", text);       /* sysbench.opt.threads in the scripts' states */
   if (lua_env_loaded())
-    lua_env_refresh_options();
+    lua_env_refresh_options(&cfg);     /* sysbench.opt.threads in the main state */
   /* The main thread's stream is that of id `threads`, as in a single run of that many. */
   main->id = threads;
   rand_state_seed(&main->rand, threads);
