@@ -881,19 +881,19 @@ int db_bulk_insert_done(db_conn *con)
 /* Reports and shutdown                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-void db_report_intermediate(sb_stat_t *stat)
+void db_report_intermediate(sb_stat_t *stat, const report_layout *layout)
 {
   if (db_used())
-    report_intermediate_sql(stat);
+    report_intermediate_sql(stat, layout);
   else
-    report_intermediate_default(stat);
+    report_intermediate_default(stat, layout);
 }
 
-void db_report_cumulative(sb_stat_t *stat)
+void db_report_cumulative(sb_stat_t *stat, const report_layout *layout)
 {
   if (db_used())
     report_cumulative_sql(stat);
-  report_cumulative_general(stat);
+  report_cumulative_general(stat, layout);
   if (db_used())
     report_cumulative_sql_details(stat);
   for (int i = 0; i < initialized_count; i++)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "report.h"
 #include "stats.h"
 
 /* Driver-independent error class of the last operation on a connection. */
@@ -321,8 +322,8 @@ bool db_ps_disabled(void);
 bool db_used(void);
 
 /* Called by the runner/report layer. */
-void db_report_intermediate(sb_stat_t *stat);
-void db_report_cumulative(sb_stat_t *stat);
+void db_report_intermediate(sb_stat_t *stat, const report_layout *layout);
+void db_report_cumulative(sb_stat_t *stat, const report_layout *layout);
 void db_done(void);
 
 #endif

@@ -538,20 +538,21 @@ static bool call_report_hook(lua_State *L, const char *hook, const sb_stat_t *st
   return true;
 }
 
-static void op_report_intermediate(worker *reporter, sb_stat_t *stat)
+static void op_report_intermediate(worker *reporter, sb_stat_t *stat,
+                                   const report_layout *layout)
 {
   lua_State *L = hook_intermediate ? report_state(reporter) : NULL;
   if (L != NULL && call_report_hook(L, "report_intermediate", stat, false))
     return;
-  db_report_intermediate(stat);
+  db_report_intermediate(stat, layout);
 }
 
-static void op_report_cumulative(worker *reporter, sb_stat_t *stat)
+static void op_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
   lua_State *L = hook_cumulative ? report_state(reporter) : NULL;
   if (L != NULL && call_report_hook(L, "report_cumulative", stat, true))
     return;
-  db_report_cumulative(stat);
+  db_report_cumulative(stat, layout);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -76,9 +76,9 @@ static void report_intermediate(run *r, uint64_t tick_ns, unsigned running)
   /* Without --report-interval, a recorded run still keeps an interval every second, silently. */
   if (r->config.report_interval > 0) {
     if (r->test->ops.report_intermediate != NULL)
-      r->test->ops.report_intermediate(&rep->worker, &stat);
+      r->test->ops.report_intermediate(&rep->worker, &stat, &r->layout);
     else
-      report_intermediate_default(&stat);
+      report_intermediate_default(&stat, &r->layout);
   }
   if (results_recording())
     recorder_interval(&stat, rate_mode);
@@ -141,9 +141,9 @@ void report_cumulative(run *r, cumulative_kind kind, worker *by)
     histogram_print(stat.histogram, stdout);
   }
   if (r->test->ops.report_cumulative != NULL)
-    r->test->ops.report_cumulative(by, &stat);
+    r->test->ops.report_cumulative(by, &stat, &r->layout);
   else
-    report_cumulative_general(&stat);
+    report_cumulative_general(&stat, &r->layout);
   if (r->config.debug)
     report_threads_debug(r);
   if (results_recording())

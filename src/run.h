@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "rate.h"
+#include "report.h"
 #include "run_timeline.h"
 #include "runner.h"
 #include "stats.h"
@@ -55,6 +56,7 @@ typedef struct run {
   uint64_t events_remaining __attribute__((aligned(128)));   /* the --events budget */
 
   run_config config;           /* as given: never changed during the run */
+  report_layout layout;        /* its reports' percentiles and --rate queue line */
   uint64_t event_limit;        /* --events, or 0 for a test that limits its events itself */
   sb_test *test;
   worker *main;                /* the main thread's worker: it makes the final report */

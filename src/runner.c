@@ -474,6 +474,12 @@ static run *run_new(sb_test *test, const run_config *cfg, worker *main)
     return NULL;
   memset(r, 0, sizeof(*r));
   r->config = *cfg;
+  r->layout = (report_layout) {
+    .percentile = r->config.percentile,
+    .percentiles = r->config.percentiles,
+    .percentile_count = r->config.percentile_count,
+    .queue = r->config.rate > 0,
+  };
   /* As in 1.0.20, a test that limits its own events (memory: --memory-total-size) ignores
      --events. */
   r->event_limit = test->limits_own_events ? 0 : cfg->max_events;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "options.h"
+#include "report.h"
 #include "stats.h"
 #include "worker.h"
 
@@ -25,9 +26,9 @@ typedef struct sb_test_ops {
   int (*thread_run)(worker *w);        /* the whole loop (Lua tests); non-zero = error */
   int (*thread_done)(worker *w);       /* in each worker, after its loop */
   /* Reports, made by `reporter`: the reporter thread's worker, or the main thread's for the
-     final report. */
-  void (*report_intermediate)(worker *reporter, sb_stat_t *stat);
-  void (*report_cumulative)(worker *reporter, sb_stat_t *stat);
+     final report; `layout`: the percentiles to show, the --rate queue line (report.h). */
+  void (*report_intermediate)(worker *reporter, sb_stat_t *stat, const report_layout *layout);
+  void (*report_cumulative)(worker *reporter, sb_stat_t *stat, const report_layout *layout);
   /* The reporter thread ends (before the final report): what the test kept in its worker
      for the reports goes. */
   void (*report_done)(worker *reporter);

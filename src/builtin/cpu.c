@@ -51,13 +51,13 @@ static int cpu_event(worker *w)
   return 0;
 }
 
-static void cpu_report_cumulative(worker *reporter, sb_stat_t *stat)
+static void cpu_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
   (void) reporter;
   log_text(LOG_NOTICE, "CPU speed:");
   log_text(LOG_NOTICE, "    events per second: %8.2f",
            stat->time_interval > 0 ? (double) stat->events / stat->time_interval : 0);
-  report_cumulative_general(stat);
+  report_cumulative_general(stat, layout);
 }
 
 sb_test cpu_test = {

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
 #include "worker.h"
 
 typedef enum {
@@ -203,7 +204,9 @@ void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], doubl
 struct sb_stat;
 void fileio_print_extra_flags(const fileio_settings *s);
 void fileio_report_mode(const fileio_settings *s);
-void fileio_report_intermediate(worker *reporter, struct sb_stat *stat);
-void fileio_report_cumulative(worker *reporter, struct sb_stat *stat);
+void fileio_report_intermediate(worker *reporter, struct sb_stat *stat,
+                                const report_layout *layout);
+void fileio_report_cumulative(worker *reporter, struct sb_stat *stat,
+                              const report_layout *layout);
 
 #endif

@@ -77,7 +77,7 @@ void fileio_report_mode(const fileio_settings *s)
   log_text(LOG_NOTICE, "Doing %s test", test_mode_text[s->mode]);
 }
 
-void fileio_report_intermediate(worker *reporter, sb_stat_t *stat)
+void fileio_report_intermediate(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
   (void) reporter;
   double t = stat->time_interval;
@@ -89,16 +89,15 @@ void fileio_report_intermediate(worker *reporter, sb_stat_t *stat)
                   per_second((double) stat->bytes_read / mebibyte, t),
                   per_second((double) stat->bytes_written / mebibyte, t),
                   per_second((double) stat->other, t),
-                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
+                  percentile_text(layout->percentile, pct, sizeof(pct)),
                   stat->latency_pct * 1e3);
 }
 
 /* Ours: one line per kind of operation, after 1.0.20's blocks and their closing blank line,
    with no blank line of its own: without these lines the text is 1.0.20's exactly. */
-static void report_operation_latency(void)
+static void report_operation_latency(double percentile)
 {
   static const char *const names[FILEIO_OP_KINDS] = {"read:", "write:", "fsync:"};
-  double percentile = runner_config()->percentile;
   fileio_latency_summary ops[FILEIO_OP_KINDS];
   char column[40], pct[32];
 
@@ -121,7 +120,7 @@ static void report_operation_latency(void)
   }
 }
 
-void fileio_report_cumulative(worker *reporter, sb_stat_t *stat)
+void fileio_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
   (void) reporter;
   double t = stat->time_interval;
@@ -140,6 +139,6 @@ void fileio_report_cumulative(worker *reporter, sb_stat_t *stat)
            per_second((double) stat->bytes_read / mebibyte, t));
   log_text(LOG_NOTICE, "    written, MiB/s:               %4.2f",
            per_second((double) stat->bytes_written / mebibyte, t));
-  report_cumulative_general(stat);
-  report_operation_latency();
+  report_cumulative_general(stat, layout);
+  report_operation_latency(layout->percentile);
 }

@@ -384,14 +384,15 @@ static double per_second(double amount, double seconds)
   return seconds > 0 ? amount / seconds : 0;
 }
 
-static void memory_report_intermediate(worker *reporter, sb_stat_t *stat)
+static void memory_report_intermediate(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
   (void) reporter;
+  (void) layout;
   log_timestamped(LOG_NOTICE, stat->time_total, "%4.2f MiB/sec",
                   per_second(mebibytes(stat->events), stat->time_interval));
 }
 
-static void memory_report_cumulative(worker *reporter, sb_stat_t *stat)
+static void memory_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
   (void) reporter;
   log_text(LOG_NOTICE, "Total operations: %" PRIu64 " (%8.2f per second)\n", stat->events,
@@ -401,7 +402,7 @@ static void memory_report_cumulative(worker *reporter, sb_stat_t *stat)
     log_text(LOG_NOTICE, "%4.2f MiB transferred (%4.2f MiB/sec)\n", mib,
              per_second(mib, stat->time_interval));
   }
-  report_cumulative_general(stat);
+  report_cumulative_general(stat, layout);
 }
 
 static int memory_done(void)
