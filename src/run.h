@@ -91,8 +91,9 @@ typedef struct run {
 } run;
 
 /* The run in progress (for 1.0.20's id-based calls and the runner_* questions that name no
-   run); NULL outside one. */
+   run); NULL outside one. runner.c sets it for the length of runner_run(). */
 run *run_active(void);
+void run_set_active(run *r);
 
 /* worker_events.c: the loop a C test's workers run (its event hook, one event at a time). */
 int run_c_event_loop(run *r, worker *w);

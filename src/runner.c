@@ -30,14 +30,6 @@
 /* The configuration the options give, for code that asks outside a run (runner_config()). */
 static run_config options_config;
 
-/* The run in progress. Set before its first thread starts and cleared after the last one is
-   joined, so every thread of the run sees it; a signal handler finds its run here too. */
-static run *active;
-
-run *run_active(void)
-{
-  return active;
-}
 
 void runner_publish_config(const run_config *cfg)
 {
@@ -46,12 +38,13 @@ void runner_publish_config(const run_config *cfg)
 
 const run_config *runner_config(void)
 {
-  return active != NULL ? &active->config : &options_config;
+  run *r = run_active();
+  return r != NULL ? &r->config : &options_config;
 }
 
 void runner_fail(void)
 {
-  run *r = active;
+  run *r = run_active();
   if (r == NULL)
     return;
   __atomic_store_n(&r->failed, 1, __ATOMIC_RELEASE);
@@ -61,13 +54,13 @@ void runner_fail(void)
 
 bool runner_failed(void)
 {
-  run *r = active;
+  run *r = run_active();
   return r != NULL && __atomic_load_n(&r->failed, __ATOMIC_ACQUIRE);
 }
 
 bool runner_stopping(void)
 {
-  run *r = active;
+  run *r = run_active();
   return r != NULL &&
          (__atomic_load_n(&r->flags.stop, __ATOMIC_ACQUIRE) ||
           timeline_time_is_up(__atomic_load_n(&r->flags.deadline_ns, __ATOMIC_ACQUIRE),
@@ -76,7 +69,7 @@ bool runner_stopping(void)
 
 void runner_fail_late(void)
 {
-  run *r = active;
+  run *r = run_active();
   if (r != NULL)
     __atomic_store_n(&r->failed_late, 1, __ATOMIC_RELEASE);
 }
@@ -145,7 +138,7 @@ static void *worker_main(void *arg)
 
 static void on_signal(int sig)
 {
-  run *r = active;
+  run *r = run_active();
   if (r == NULL)
     return;
   r->interrupted_by = sig;
@@ -557,13 +550,13 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
   sb_test_ops *ops = &test->ops;
   int rc;
 
-  assert(active == NULL);
+  assert(run_active() == NULL);
   run *r = run_new(test, cfg, main);
   if (r == NULL) {
     log_text(LOG_FATAL, "Out of memory preparing a run of %u threads", cfg->threads);
     return 1;
   }
-  active = r;
+  run_set_active(r);
   if (results_recording())
     recorder_begin(test->name, &r->config);
   rc = ops->init != NULL ? ops->init() : 0;
@@ -576,7 +569,7 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
     rc = 1;
   }
   if (rc != 0) {
-    active = NULL;
+    run_set_active(NULL);
     run_free(r);
     return 1;
   }
@@ -602,7 +595,7 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
   int exit_code = run_exit_code(r, rc);
   if (results_recording())
     results_run_finished(recorder_finish(exit_code));
-  active = NULL;
+  run_set_active(NULL);
   run_free(r);
   return exit_code;
 }

@@ -148,6 +148,20 @@ int run_c_event_loop(run *r, worker *w)
 
 /* ---- sysbench 1.0.20's names, by thread id --------------------------------------------- */
 
+/* The run in progress. Set before its first thread starts and cleared after the last one is
+   joined, so every thread of the run sees it; a signal handler finds its run here too. */
+static run *active;
+
+run *run_active(void)
+{
+  return active;
+}
+
+void run_set_active(run *r)
+{
+  active = r;
+}
+
 /* Outside a run (a command's threads, the main thread), and for ids that name no worker,
    counts go to this slot, which no report reads; several threads may write it. */
 static worker no_run_slot = { .shared = true };
