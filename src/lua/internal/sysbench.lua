@@ -76,6 +76,7 @@ ffi.cdef[[
 typedef struct sb_worker sb_worker;
 bool sb_worker_more_events(sb_worker *w);
 void sb_worker_event_start(sb_worker *w);
+void sb_worker_event_stop(sb_worker *w);
 bool sb_worker_event_next(sb_worker *w);
 void sb_worker_event_cancel(sb_worker *w);
 
