@@ -154,7 +154,17 @@ const char *db_statement_text(db_stmt *stmt)
 typedef struct db_worker_scratch {
   char connect_error[768];           /* why its last connection attempt failed */
   bool connect_error_printed;        /* the driver printed that itself (1.0.20's pgsql does) */
+  void *driver_state;                /* a driver's own (db_conn_set_driver_state) */
+  void (*driver_state_free)(void *state);
 } db_worker_scratch;
+
+static void scratch_free(void *p)
+{
+  db_worker_scratch *s = p;
+  if (s->driver_state != NULL && s->driver_state_free != NULL)
+    s->driver_state_free(s->driver_state);
+  free(s);
+}
 
 /* The connection a driver's connect() is making on this thread, for the two calls that name
    none (db_set_connect_error, db_connect_error_logged): set for the length of that call. */
@@ -165,7 +175,7 @@ static db_worker_scratch *scratch_of(worker *w)
 {
   if (w->driver_scratch == NULL) {
     w->driver_scratch = calloc(1, sizeof(db_worker_scratch));
-    w->driver_scratch_free = free;
+    w->driver_scratch_free = scratch_free;
   }
   return w->driver_scratch;
 }
@@ -188,6 +198,25 @@ const char *db_worker_connect_error(worker *w)
 const char *db_connect_error(void)
 {
   return db_worker_connect_error(worker_of_thread());
+}
+
+void *db_conn_driver_state(db_conn *con)
+{
+  db_worker_scratch *s = con->worker->driver_scratch;
+  return s != NULL ? s->driver_state : NULL;
+}
+
+int db_conn_set_driver_state(db_conn *con, void *state, void (*free_state)(void *state))
+{
+  /* the shared slot (a connection of a thread with no worker) has many writers: no state */
+  db_worker_scratch *s = con->worker->shared ? NULL : scratch_of(con->worker);
+  if (s == NULL)
+    return -1;
+  if (s->driver_state != NULL && s->driver_state != state && s->driver_state_free != NULL)
+    s->driver_state_free(s->driver_state);
+  s->driver_state = state;
+  s->driver_state_free = free_state;
+  return 0;
 }
 
 bool db_connect_failure_first(void)

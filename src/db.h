@@ -291,6 +291,14 @@ void db_connect_error_logged(void);
    (every thread of a run whose server is down would say the same). */
 bool db_connect_failure_first(void);
 
+/* A driver's own per-worker state, kept with the worker `con` counts for (so a driver needs
+   no thread-locals: several workers may one day share a thread). NULL until the driver sets
+   it; `free_state` frees it when the worker ends (a new state frees the one before). Only
+   the worker's own calls use it. 0, or -1 (out of memory, or a connection made by a thread
+   that is no worker's, whose counts go to the shared slot). */
+void *db_conn_driver_state(db_conn *con);
+int db_conn_set_driver_state(db_conn *con, void *state, void (*free_state)(void *state));
+
 /* Set the connection's error fields (the texts are copied into the connection). */
 void db_set_error(db_conn *con, db_error_t error, int sql_errno, const char *sql_state,
                   const char *message);
