@@ -3,6 +3,7 @@
  * single-producer/multi-consumer ring. A counting semaphore tracks queued events so idle
  * workers sleep instead of polling, and a post is a system call only when someone waits.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -77,6 +78,7 @@ static void *generator_main(void *arg)
 rate_schedule *rate_start(double events_per_second, uint64_t start_ns, unsigned stream_id,
                           void (*on_overflow)(void *arg), void *arg, int *err)
 {
+  assert(events_per_second > 0 && on_overflow != NULL);
   rate_schedule *r = calloc(1, sizeof(*r));
   if (r == NULL) {
     *err = ENOMEM;

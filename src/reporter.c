@@ -112,6 +112,7 @@ static void report_threads_debug(run *r)
 void report_cumulative(run *r, cumulative_kind kind, worker *by)
 {
   reporter *rep = &r->reporter;
+  assert(by != NULL && rep->baseline.threads == r->config.threads);
   bool forced = kind == REPORT_FORCED;
   sb_stat_t stat = {0};
   uint64_t min_ns, max_ns;

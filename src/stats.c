@@ -282,6 +282,7 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
                    latency_histogram *scratch, double percentile, uint64_t min_ns,
                    uint64_t max_ns)
 {
+  assert(from->threads == to->threads);  /* two snapshots of the same table */
   const uint64_t *a = from->counters, *b = to->counters;
 
   out->events = b[SB_CNT_EVENT] - a[SB_CNT_EVENT];
@@ -320,7 +321,8 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
   out->histogram = scratch;
   out->latency_pct = 0;
   if (percentile > 0 && histogram_total(scratch) > 0)
-    out->latency_pct = units_ns_to_seconds(histogram_percentile(scratch, percentile, min_ns, max_ns));
+    out->latency_pct =
+        units_ns_to_seconds(histogram_percentile(scratch, percentile, min_ns, max_ns));
 
   out->latency_sum = units_ns_to_seconds(to->latency_sum_ns - from->latency_sum_ns);
   out->latency_avg = out->events ? out->latency_sum / (double) out->events : 0;

@@ -213,7 +213,7 @@ int fileio_files_create(const fileio_settings *s)
   uint64_t started = clock_now_ns();
   for (unsigned i = 0; i < s->file_num && rc == 0; i++)
     rc = fill_file(s, &rand, i, flags, block, &written);
-  double seconds = (double) (clock_now_ns() - started) / 1e9;
+  double seconds = units_ns_to_seconds(clock_now_ns() - started);
   free(block);
   if (rc != 0)
     return -1;

@@ -13,8 +13,8 @@
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
+#include "units.h"
 
-static const double mebibyte = 1024.0 * 1024.0;
 
 static double per_second(double amount, double seconds)
 {
@@ -86,8 +86,8 @@ void fileio_report_intermediate(worker *reporter, sb_stat_t *stat, const report_
   log_timestamped(LOG_NOTICE, stat->time_total,
                   "reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s "
                   "latency (ms,%s%%): %4.3f",
-                  per_second((double) stat->bytes_read / mebibyte, t),
-                  per_second((double) stat->bytes_written / mebibyte, t),
+                  per_second(units_mebibytes((double) stat->bytes_read), t),
+                  per_second(units_mebibytes((double) stat->bytes_written), t),
                   per_second((double) stat->other, t),
                   percentile_text(layout->percentile, pct, sizeof(pct)),
                   stat->latency_pct * 1e3);
@@ -136,9 +136,9 @@ void fileio_report_cumulative(worker *reporter, sb_stat_t *stat, const report_la
   log_text(LOG_NOTICE, "%s", "");
   log_text(LOG_NOTICE, "Throughput:");
   log_text(LOG_NOTICE, "    read, MiB/s:                  %4.2f",
-           per_second((double) stat->bytes_read / mebibyte, t));
+           per_second(units_mebibytes((double) stat->bytes_read), t));
   log_text(LOG_NOTICE, "    written, MiB/s:               %4.2f",
-           per_second((double) stat->bytes_written / mebibyte, t));
+           per_second(units_mebibytes((double) stat->bytes_written), t));
   report_cumulative_general(stat, layout);
   report_operation_latency(layout->percentile);
 }

@@ -26,6 +26,7 @@
 #include "report.h"
 #include "runner.h"
 #include "test.h"
+#include "units.h"
 
 typedef enum { SCOPE_GLOBAL, SCOPE_LOCAL } memory_scope;
 typedef enum { OPER_READ, OPER_WRITE, OPER_NONE } memory_oper;
@@ -376,7 +377,7 @@ static int memory_thread_run(worker *w)
 
 static double mebibytes(uint64_t events)
 {
-  return (double) events * (double) settings.block_size / (1024.0 * 1024.0);
+  return units_mebibytes((double) events * (double) settings.block_size);
 }
 
 static double per_second(double amount, double seconds)
