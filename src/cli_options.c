@@ -325,9 +325,8 @@ int cli_options_check(run_config *run, rand_config *rand)
 
 int cli_options_apply_log(void)
 {
-  if (opt_bool("debug"))
-    option_force("verbosity", "5");    /* sysbench.opt.verbosity shows it, as in 1.0 */
-  log_set_verbosity((int) opt_int("verbosity"));
+  /* --debug is verbosity 5 (run_config_option_text() shows it so to scripts, as 1.0.20) */
+  log_set_verbosity(opt_bool("debug") ? 5 : (int) opt_int("verbosity"));
   return 0;
 }
 

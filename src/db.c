@@ -251,7 +251,7 @@ static db_conn *failed_connection(db_conn *con, char *why, size_t why_size)
   return NULL;
 }
 
-db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size)
+db_conn *db_worker_connect(db_driver *drv, worker *w, char *why, size_t why_size)
 {
   if (why_size > 0)
     why[0] = '\0';
@@ -261,7 +261,8 @@ db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size)
   if (con == NULL)
     return NULL;
   con->driver = drv;
-  con->thread_id = sb_tls_thread_id;
+  con->worker = w != NULL ? w : runner_worker(-1);
+  con->thread_id = (int) con->worker->id;
   if (drv->def->ops->thread_init != NULL && drv->def->ops->thread_init(con->thread_id) != 0) {
     free(con);
     return NULL;
@@ -274,7 +275,7 @@ db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size)
 
 db_conn *db_connection_create(db_driver *drv)
 {
-  return db_connection_open(drv, NULL, 0);
+  return db_worker_connect(drv, worker_of_thread(), NULL, 0);
 }
 
 static int free_results_internal(db_conn *con)
@@ -326,7 +327,7 @@ int db_connection_reconnect(db_conn *con)
   con->state = rc == 0 ? DB_CONN_READY : DB_CONN_INVALID;
   /* a reconnect the script asked for (con:reconnect(), --reconnect=N) is one too */
   if (rc == 0)
-    sb_counter_inc(con->thread_id, SB_CNT_RECONNECT);
+    worker_counter_add(con->worker, SB_CNT_RECONNECT, 1);
   return rc;
 }
 
@@ -429,22 +430,20 @@ static uint64_t error_code_of(const db_conn *con)
    worker's own counters (stats.h: only the owner writes them). */
 static void count_result(db_conn *con, const db_result *rs)
 {
-  worker_stats *w = stats_of((unsigned) con->thread_id);
+  worker *w = con->worker;
 
   /* drivers answer read, write or other (the test that replaced a clamp to "other") */
   assert(rs->stat_type <= SB_CNT_WRITE);
-  stats_count(w, rs->stat_type, 1);
-  stats_count(w, con->statement_kind, 1);
+  worker_counter_add(w, rs->stat_type, 1);
+  worker_counter_add(w, con->statement_kind, 1);
   if (rs->stat_type == SB_CNT_READ)
-    stats_count(w, SB_CNT_ROWS, rs->nrows);
+    worker_counter_add(w, SB_CNT_ROWS, rs->nrows);
 }
 
 void db_count_ignored_error(db_conn *con)
 {
-  if (con != NULL) {
-    sb_counter_inc(con->thread_id, SB_CNT_ERROR);
-    stats_record_error_code(stats_of((unsigned) con->thread_id), error_code_of(con));
-  }
+  if (con != NULL)
+    worker_error_add(con->worker, error_code_of(con));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -501,7 +500,7 @@ static void log_ignored(const db_conn *con, const char *then)
 static void settle(db_conn *con, driver_error_class cls, bool count)
 {
   const db_driver_ops *ops = con->driver->def->ops;
-  worker_stats *w = stats_of((unsigned) con->thread_id);
+  worker *w = con->worker;
   bool counted_as_error = true;
 
   /* what the script will see is what this class means */
@@ -524,15 +523,14 @@ static void settle(db_conn *con, driver_error_class cls, bool count)
       /* Given up because the run is ending: the error stays ignorable and is counted as
          one; the event ends uncounted instead of being run again (sysbench.lua). */
       if (reconnect_after_loss(con)) {
-        stats_count(w, SB_CNT_RECONNECT, 1);
+        worker_counter_add(w, SB_CNT_RECONNECT, 1);
         log_text(LOG_DEBUG, "Reconnected");
         counted_as_error = false;
       }
       break;
   }
   if (count && counted_as_error) {
-    stats_count(w, SB_CNT_ERROR, 1);
-    stats_record_error_code(w, error_code_of(con));
+    worker_error_add(w, error_code_of(con));
   }
 }
 
@@ -949,19 +947,19 @@ int db_bulk_insert_done(db_conn *con)
 /* Reports and shutdown                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-void db_report_intermediate(sb_stat_t *stat)
+void db_report_intermediate(sb_stat_t *stat, const report_layout *layout)
 {
   if (db_used())
-    report_intermediate_sql(stat);
+    report_intermediate_sql(stat, layout);
   else
-    report_intermediate_default(stat);
+    report_intermediate_default(stat, layout);
 }
 
-void db_report_cumulative(sb_stat_t *stat)
+void db_report_cumulative(sb_stat_t *stat, const report_layout *layout)
 {
   if (db_used())
     report_cumulative_sql(stat);
-  report_cumulative_general(stat);
+  report_cumulative_general(stat, layout);
   if (db_used())
     report_cumulative_sql_details(stat);
   for (int i = 0; i < initialized_count; i++)

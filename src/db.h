@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "db_types.h"
+#include "report.h"
 #include "stats.h"
 
 /* ---- API used by sysbench.sql (names and signatures as 1.0.20's FFI declarations) ---- */
@@ -22,10 +23,12 @@ int db_destroy(db_driver *drv);
 int db_driver_family(db_driver *drv);          /* 0 SQL, 1 KV */
 const char *db_statement_text(db_stmt *stmt);
 
+/* A connection counting for worker `w` (its statements, errors and reconnects go into w's
+   counters); when it cannot be made, NULL and why in `why` ("" when the driver logged the
+   reason itself, as 1.0.20 did: the script's error then adds none). db_connection_create():
+   for the worker bound to the calling thread (1.0.20's name, which scripts may call). */
+db_conn *db_worker_connect(db_driver *drv, struct worker *w, char *why, size_t why_size);
 db_conn *db_connection_create(db_driver *drv);
-/* The same, saying why a connection could not be made in `why` ("" when the driver logged
-   the reason itself, as 1.0.20 did: the script's error then adds none). */
-db_conn *db_connection_open(db_driver *drv, char *why, size_t why_size);
 int db_connection_close(db_conn *con);
 int db_connection_reconnect(db_conn *con);
 /* Why the connection's last reconnect failed; "" when the driver did not say. */
@@ -109,8 +112,8 @@ bool db_ps_disabled(void);
 bool db_used(void);
 
 /* Called by the runner/report layer. */
-void db_report_intermediate(sb_stat_t *stat);
-void db_report_cumulative(sb_stat_t *stat);
+void db_report_intermediate(sb_stat_t *stat, const report_layout *layout);
+void db_report_cumulative(sb_stat_t *stat, const report_layout *layout);
 void db_done(void);
 
 #endif

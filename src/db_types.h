@@ -184,7 +184,8 @@ struct db_conn {
   void *ptr;                /* driver connection handle */
   db_result rs;             /* the one result a connection has at a time */
   db_conn_state_t state;
-  int thread_id;
+  int thread_id;            /* its worker's id */
+  struct worker *worker;    /* the worker it counts for (worker.h) */
   uint32_t generation;      /* bumped by every reconnect: statements prepared before are gone */
   char *connect_error;      /* why the last (re)connect failed (malloc'ed), or NULL */
   bool connect_error_logged;  /* ... the driver logged it (1.0.20's drivers did) */

@@ -319,13 +319,7 @@ static void *reporter_main(void *arg)
   pthread_mutex_lock(&run_lock);
   while (!reporter_stop) {
     uint64_t wake = clock_now_ns() + TICK_NS;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += (long) TICK_NS;
-    if (ts.tv_nsec >= 1000000000L) {
-      ts.tv_sec++;
-      ts.tv_nsec -= 1000000000L;
-    }
+    struct timespec ts = clock_wall_after(TICK_NS);
     pthread_cond_timedwait(&run_cond, &run_lock, &ts);
     if (reporter_stop)
       break;

@@ -194,13 +194,7 @@ int sb_load_next(load_item *item)
     }
     /* Wait for the table, waking up now and then to see a Ctrl-C. */
     while (t->phase == TABLE_CREATING && !sb_load_stopping()) {
-      struct timespec until;
-      clock_gettime(CLOCK_REALTIME, &until);
-      until.tv_nsec += 100 * 1000 * 1000;
-      if (until.tv_nsec >= 1000000000) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000;
-      }
+      struct timespec until = clock_wall_after(100 * NS_PER_MS);
       pthread_cond_timedwait(&st.changed, &st.lock, &until);
     }
     if (t->phase == TABLE_SKIPPED)

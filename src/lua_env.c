@@ -27,6 +27,7 @@
 #include "rand.h"
 #include "report.h"
 #include "runner.h"
+#include "thread_spawn.h"
 
 typedef struct {
   char *text;
@@ -38,16 +39,9 @@ typedef struct {
 static script_source script;
 static const char *script_command;
 static lua_State *main_state;
-static lua_State **worker_states;
-static bool *worker_failed;
+static worker *main_worker;             /* the worker main_state acts for */
 static option_decl *declared_args;       /* from sysbench.cmdline.options, sorted */
 static bool hook_intermediate, hook_cumulative;
-
-/* The state a background (reporter) thread runs report hooks in, closed when that thread
-   exits: as in 1.0, finalizers such as report_json's closing "]" run before the final
-   report is printed. */
-static pthread_key_t report_state_key;
-static pthread_t main_thread;
 
 static sb_test lua_test;
 
@@ -157,7 +151,7 @@ static int find_script(const char *name, script_source *out)
     return load_file(name, out);
 
   /* Not a file: a module name on package.path, then a workload compiled into the binary. */
-  lua_state_params bare = { .thread_id = 0 };
+  lua_state_params bare = { .thread_id = 0, .worker = main_worker };
   lua_State *L = lua_state_new(&bare);
   if (L == NULL)
     return -1;
@@ -193,7 +187,7 @@ bool lua_test_exists(const char *name)
 {
   if (is_regular_file(name))
     return true;
-  lua_state_params bare = { .thread_id = 0 };
+  lua_state_params bare = { .thread_id = 0 };   /* runs no script code: no worker */
   lua_State *L = lua_state_new(&bare);
   if (L == NULL)
     return false;
@@ -207,10 +201,12 @@ bool lua_test_exists(const char *name)
 /* States                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-static lua_State *new_script_state(int thread_id)
+/* A state running the script for `w`, which scripts know as thread `thread_id`. */
+static lua_State *new_script_state(worker *w, int thread_id)
 {
   lua_state_params p = {
     .thread_id = thread_id,
+    .worker = w,
     .command = script_command,
     .script_path = script.path,
     .source = script.text,
@@ -290,9 +286,24 @@ static void push_option_value(lua_State *L, sb_option *opt)
   }
 }
 
-/* sysbench.opt = every option; scripts that declare no options also see them as globals
-   (1.0's legacy API), except where that would overwrite one of their functions. */
-static void export_options(lua_State *L)
+/* An option's value as the run of `cfg` uses it (run_config_option_text()). */
+static void push_run_value(lua_State *L, sb_option *opt, const run_config *cfg)
+{
+  char buf[32];
+  const char *text = run_config_option_text(cfg, option_name(opt), buf, sizeof(buf));
+
+  if (text == NULL)
+    push_option_value(L, opt);
+  else if (option_type(opt) == SB_ARG_TYPE_INT)
+    lua_pushnumber(L, strtod(text, NULL));
+  else
+    lua_pushstring(L, text);
+}
+
+/* sysbench.opt = every option, as the run of `cfg` uses it; scripts that declare no options
+   also see them as globals (1.0's legacy API), except where that would overwrite one of
+   their functions. */
+static void export_options(lua_State *L, const run_config *cfg)
 {
   bool legacy = declared_args == NULL;
 
@@ -300,10 +311,10 @@ static void export_options(lua_State *L)
   lua_newtable(L);
   for (size_t i = 0; i < options_count(); i++) {
     sb_option *opt = options_at(i);
-    push_option_value(L, opt);
+    push_run_value(L, opt, cfg);
     lua_setfield(L, -2, option_name(opt));
     if (legacy && !global_is_function(L, option_name(opt))) {
-      push_option_value(L, opt);
+      push_run_value(L, opt, cfg);
       lua_setglobal(L, option_name(opt));
     }
   }
@@ -372,7 +383,7 @@ static int read_declared_options(lua_State *L)
 
 int lua_env_options_ready(void)
 {
-  export_options(main_state);
+  export_options(main_state, runner_config());
   return 0;
 }
 
@@ -382,10 +393,6 @@ int lua_env_options_ready(void)
 
 static int op_init(void)
 {
-  worker_states = calloc(runner_config()->threads, sizeof(lua_State *));
-  worker_failed = calloc(runner_config()->threads, sizeof(bool));
-  if (worker_states == NULL || worker_failed == NULL)
-    return -1;
   if (call_global(main_state, "init", -1, false) != 0)
     return -1;
   /* Checked even when the script replaces thread_run (the built-in one always exists), as
@@ -397,13 +404,13 @@ static int op_init(void)
   return 0;
 }
 
-static int op_thread_init(int thread_id)
+static int op_thread_init(worker *w)
 {
-  lua_State *L = new_script_state(thread_id);
+  lua_State *L = new_script_state(w, (int) w->id);
   if (L == NULL)
     return -1;
-  worker_states[thread_id] = L;
-  export_options(L);
+  w->script = L;
+  export_options(L, runner_config());
   /* When thread_init fails it usually fails the same way in every thread (server down, wrong
      password): the first failure is reported, the run stops, the others add nothing. */
   static int failure_reported;
@@ -412,7 +419,7 @@ static int op_thread_init(int thread_id)
     lua_pop(L, 1);
     return 0;
   }
-  lua_pushnumber(L, thread_id);
+  lua_pushnumber(L, w->id);
   if (lua_pcall(L, 1, 0, 0) == 0)
     return 0;
   if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0)
@@ -421,62 +428,58 @@ static int op_thread_init(int thread_id)
   return -1;
 }
 
-static int op_thread_run(int thread_id)
+static int op_thread_run(worker *w)
 {
-  int rc = call_global(worker_states[thread_id], "thread_run", thread_id, true);
+  int rc = call_global(w->script, "thread_run", (int) w->id, true);
   if (rc != 0)
-    worker_failed[thread_id] = true;
+    w->script_failed = true;
   return rc;
 }
 
-static int op_thread_done(int thread_id)
+static int op_thread_done(worker *w)
 {
-  lua_State *L = worker_states[thread_id];
+  lua_State *L = w->script;
   int rc = 0;
 
   if (L == NULL)
     return 0;
-  if (!worker_failed[thread_id])
-    rc = call_global(L, "thread_done", thread_id, false);
+  if (!w->script_failed)
+    rc = call_global(L, "thread_done", (int) w->id, false);
   lua_close(L);
-  worker_states[thread_id] = NULL;
+  w->script = NULL;
   return rc;
 }
 
 static int op_done(void)
 {
-  int rc = call_global(main_state, "done", -1, false);
-  free(worker_states);
-  free(worker_failed);
-  worker_states = NULL;
-  worker_failed = NULL;
-  return rc;
+  return call_global(main_state, "done", -1, false);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reports                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The state report hooks run in for the calling thread: the main state on the main thread, a
-   state of its own on the reporter thread. */
-static lua_State *report_state(void)
+/* The state report hooks run in for `reporter`: the main state for the main thread's worker,
+   a state of its own, made on its first report, for the reporter thread's. */
+static lua_State *report_state(worker *reporter)
 {
-  if (pthread_equal(pthread_self(), main_thread))
+  if (reporter == main_worker)
     return main_state;
-  lua_State *L = pthread_getspecific(report_state_key);
-  if (L == NULL) {
-    L = new_script_state((int) runner_config()->threads);
-    if (L == NULL)
-      return NULL;
-    export_options(L);
-    pthread_setspecific(report_state_key, L);
+  if (reporter->script == NULL) {
+    reporter->script = new_script_state(reporter, (int) runner_config()->threads);
+    if (reporter->script != NULL)
+      export_options(reporter->script, runner_config());
   }
-  return L;
+  return reporter->script;
 }
 
-static void close_report_state(void *L)
+/* The reporter thread ended: its state is closed before the final report is printed, so
+   finalizers such as report_json's closing "]" come first, as in 1.0. */
+static void op_report_done(worker *reporter)
 {
-  lua_close(L);
+  if (reporter->script != NULL && reporter != main_worker)
+    lua_close(reporter->script);
+  reporter->script = NULL;
 }
 
 static void set_stat(lua_State *L, const char *name, double value)
@@ -535,20 +538,21 @@ static bool call_report_hook(lua_State *L, const char *hook, const sb_stat_t *st
   return true;
 }
 
-static void op_report_intermediate(sb_stat_t *stat)
+static void op_report_intermediate(worker *reporter, sb_stat_t *stat,
+                                   const report_layout *layout)
 {
-  lua_State *L = hook_intermediate ? report_state() : NULL;
+  lua_State *L = hook_intermediate ? report_state(reporter) : NULL;
   if (L != NULL && call_report_hook(L, "report_intermediate", stat, false))
     return;
-  db_report_intermediate(stat);
+  db_report_intermediate(stat, layout);
 }
 
-static void op_report_cumulative(sb_stat_t *stat)
+static void op_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
-  lua_State *L = hook_cumulative ? report_state() : NULL;
+  lua_State *L = hook_cumulative ? report_state(reporter) : NULL;
   if (L != NULL && call_report_hook(L, "report_cumulative", stat, true))
     return;
-  db_report_cumulative(stat);
+  db_report_cumulative(stat, layout);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -600,60 +604,72 @@ static int call_command_in(lua_State *L, const char *command)
 }
 
 typedef struct {
-  pthread_t thread;
-  int thread_id;
+  worker worker;                  /* first: the array is allocated for its alignment */
   const char *command;
   int rc;
 } command_worker;
 
 static void *command_worker_main(void *arg)
 {
-  command_worker *w = arg;
+  command_worker *cw = arg;
+  worker *w = &cw->worker;
 
-  sb_tls_thread_id = w->thread_id;
-  rand_thread_init((unsigned) w->thread_id);
-  lua_State *L = new_script_state(w->thread_id);
+  worker_bind_thread(w);
+  lua_State *L = new_script_state(w, (int) w->id);
   if (L == NULL) {
-    w->rc = -1;
+    cw->rc = -1;
     return NULL;
   }
-  export_options(L);
-  w->rc = call_command_in(L, w->command);
+  w->script = L;
+  export_options(L, runner_config());
+  cw->rc = call_command_in(L, cw->command);
   lua_close(L);
+  w->script = NULL;
   return NULL;
 }
 
 int lua_call_custom_command(const char *command)
 {
-  unsigned n = runner_config()->threads;
+  const run_config *cfg = runner_config();
+  unsigned n = cfg->threads;
 
   /* One thread is the main state itself, as in 1.0.20 (which then says nothing about
      worker threads). */
   if (n <= 1 || !cmdline_predicate(main_state, "command_parallel", command))
     return call_command_in(main_state, command);
 
-  command_worker *workers = calloc(n, sizeof(command_worker));
-  int rc = 0;
-  if (workers == NULL)
-    return -1;
-  log_text(LOG_NOTICE, "Initializing worker threads...\n");
-  for (unsigned i = 0; i < n; i++) {
-    workers[i] = (command_worker) { .thread_id = (int) i, .command = command };
-    int err = pthread_create(&workers[i].thread, NULL, command_worker_main, &workers[i]);
-    if (err != 0) {
-      log_text(LOG_FATAL, "Cannot create thread %u for the '%s' command: %s", i, command,
-               strerror(err));
-      n = i;
-      rc = -1;
-      break;
-    }
+  command_worker *workers = aligned_alloc(_Alignof(command_worker), n * sizeof(command_worker));
+  pthread_t *threads = calloc(n, sizeof(pthread_t));
+  unsigned ready = 0, started = 0;
+  int rc = -1;
+
+  if (workers == NULL || threads == NULL)
+    goto out;
+  memset(workers, 0, n * sizeof(command_worker));
+  for (; ready < n; ready++) {
+    workers[ready].command = command;
+    if (worker_init(&workers[ready].worker, ready, NULL) != 0)
+      goto out;
   }
-  for (unsigned i = 0; i < n; i++) {
-    pthread_join(workers[i].thread, NULL);
+  log_text(LOG_NOTICE, "Initializing worker threads...\n");
+  /* The threads of a command get --thread-stack-size, as the run's workers do. */
+  int err = threads_spawn(threads, n, cfg->thread_stack_size, command_worker_main, workers,
+                          sizeof(command_worker), &started);
+  if (err == THREAD_SPAWN_BAD_STACK_SIZE)
+    log_text(LOG_FATAL, "Invalid value for thread-stack-size: %zu.", cfg->thread_stack_size);
+  else if (err != 0)
+    log_text(LOG_FATAL, "Cannot create thread %u for the '%s' command: %s", started, command,
+             strerror(err));
+  threads_join(threads, started);
+  rc = err == 0 ? 0 : -1;
+  for (unsigned i = 0; i < started; i++)
     if (workers[i].rc != 0)
       rc = -1;
-  }
+out:
+  for (unsigned i = 0; i < ready; i++)
+    worker_free(&workers[i].worker);
   free(workers);
+  free(threads);
   return rc;
 }
 
@@ -681,10 +697,11 @@ static bool hook_defined(lua_State *L, const char *hook)
   return rc;
 }
 
-sb_test *lua_load_test(const char *name, const char *command)
+sb_test *lua_load_test(const char *name, const char *command, worker *main)
 {
   char shown[PRINTABLE_MAX];
 
+  main_worker = main;
   if (find_script(name, &script) != 0) {
     if (name == NULL)
       log_text(LOG_FATAL, "Cannot read the script from the standard input: %s", strerror(errno));
@@ -694,13 +711,11 @@ sb_test *lua_load_test(const char *name, const char *command)
     return NULL;
   }
   script_command = command;
-  main_thread = pthread_self();
   lua_test.name = test_name_of(name);
 
-  /* The main state is thread 0 to scripts, as in 1.0 (its C-side work is background). */
-  if (pthread_key_create(&report_state_key, close_report_state) != 0)
-    return NULL;
-  main_state = new_script_state(0);
+  /* The main state is thread 0 to scripts, as in 1.0; it acts for the main thread's worker
+     (its C-side work is not counted in any report). */
+  main_state = new_script_state(main_worker, 0);
   if (main_state == NULL)
     return NULL;
   if (read_declared_options(main_state) != 0) {
@@ -716,6 +731,7 @@ sb_test *lua_load_test(const char *name, const char *command)
     .thread_done = op_thread_done,
     .report_intermediate = op_report_intermediate,
     .report_cumulative = op_report_cumulative,
+    .report_done = op_report_done,
     .done = op_done,
   };
   lua_test.cmd_prepare = global_is_function(main_state, "prepare") ? cmd_prepare : NULL;
@@ -726,10 +742,10 @@ sb_test *lua_load_test(const char *name, const char *command)
   return &lua_test;
 }
 
-void lua_env_refresh_options(void)
+void lua_env_refresh_options(const run_config *cfg)
 {
   if (main_state != NULL)
-    export_options(main_state);
+    export_options(main_state, cfg);
 }
 
 void lua_env_done(void)

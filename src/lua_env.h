@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "run_config.h"
 #include "test.h"
 
 /* The raw command line, exposed as sysbench.cmdline.argv. */
@@ -18,9 +19,10 @@ void lua_env_set_argv(int argc, char *argv[]);
 /*
  * Find and load a script: `name` is a path, a bundled workload name or a module on
  * package.path; NULL reads standard input. Runs the script's body once in the main state and
- * registers the options it declares. Returns NULL after printing why it failed.
+ * registers the options it declares. `main`: the main thread's worker, which the main state
+ * acts for (its random numbers, its connections). Returns NULL after printing why it failed.
  */
-sb_test *lua_load_test(const char *name, const char *command);
+sb_test *lua_load_test(const char *name, const char *command, worker *main);
 
 bool lua_env_loaded(void);
 
@@ -28,9 +30,9 @@ bool lua_env_loaded(void);
    nothing. */
 bool lua_test_exists(const char *name);
 
-/* Options changed after lua_env_options_ready() (a sweep's run sets --threads): export them
-   to the main state again. */
-void lua_env_refresh_options(void);
+/* A run with other values than the options' (a sweep's step runs its own thread count):
+   export sysbench.opt to the main state again, as that run uses them. */
+void lua_env_refresh_options(const run_config *cfg);
 
 /* All options are final: export them to the main state as sysbench.opt (and as globals for
    scripts that declare no options). */

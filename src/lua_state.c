@@ -382,6 +382,8 @@ static void create_sysbench_table(lua_State *L, const lua_state_params *p)
 {
   lua_newtable(L);
   set_number(L, "tid", p->thread_id);
+  lua_pushlightuserdata(L, p->worker);   /* a cdata pointer once sysbench.lua has run */
+  lua_setfield(L, -2, "worker");
   set_string(L, "version", SB_COMPAT_VERSION);
   set_string(L, "version_string", "sysbench " SB_COMPAT_VERSION);
 

@@ -8,8 +8,14 @@
 
 #include <lua.h>
 
+struct worker;
+
 typedef struct lua_state_params {
   int thread_id;                   /* sysbench.tid */
+  /* The worker the state acts for: its per-event calls, counters and random numbers go
+     through this pointer (sysbench.worker), never through the thread. NULL for a state that
+     runs no script code (a lookup on package.path). */
+  struct worker *worker;
   const char *command;             /* sysbench.cmdline.command */
   const char *script_path;         /* sysbench.cmdline.script_path */
   const char *source;              /* the script to run after the internal modules, or NULL */

@@ -34,6 +34,11 @@
 
 #define VERSION_STRING "sysbench " SB_COMPAT_VERSION
 
+/* The run configuration the options give: built once, read-only after. */
+static run_config config;
+/* The main thread's worker: the main Lua state acts for it (init, done, commands). */
+static worker main_worker;
+
 static void print_header(void)
 {
   log_text(LOG_NOTICE, "%s (using system LuaJIT %s)\n", VERSION_STRING, SB_LUAJIT_VERSION);
@@ -94,7 +99,8 @@ static int dispatch(sb_test *test, const char *command)
   if (strcmp(command, "help") == 0)
     return command_help(test);
   if (strcmp(command, "run") == 0)
-    return sweep_requested() ? sweep_run(test) : runner_run(test);
+    return sweep_requested() ? sweep_run(test, &config, &main_worker)
+                             : runner_run(test, &config, &main_worker);
   if (strcmp(command, "prepare") == 0)
     builtin = test->cmd_prepare;
   else if (strcmp(command, "cleanup") == 0)
@@ -136,7 +142,6 @@ static void check_option_reads(void)
 static int configure(int argc, char *argv[], parsed_args *args)
 {
   char err[512];
-  run_config run;
   rand_config rand;
 
   if (cli_options_register(err, sizeof(err)) != 0 ||
@@ -156,19 +161,20 @@ static int configure(int argc, char *argv[], parsed_args *args)
     printf("%s\n", VERSION_STRING);
     exit(EXIT_SUCCESS);
   }
-  if (cli_options_check(&run, &rand) != 0 || results_configure(args->command, &run) != 0)
+  if (cli_options_check(&config, &rand) != 0 ||
+      results_configure(args->command, &config) != 0)
     return EXIT_FAILURE;
 
-  runner_configure(&run);
-  if (sweep_check_options() != 0)
+  runner_publish_config(&config);
+  if (sweep_check_options(&config) != 0)
     return EXIT_FAILURE;
   rand_configure(&rand);
-  if (stats_init(run.threads) != 0) {
-    log_text(LOG_FATAL, "Out of memory for the statistics of %u threads", run.threads);
+  /* The main thread's random numbers are those of id `threads` (the workers have 0..N-1). */
+  if (worker_init(&main_worker, config.threads, NULL) != 0) {
+    log_text(LOG_FATAL, "Out of memory");
     return EXIT_FAILURE;
   }
-  sb_tls_thread_id = (int) run.threads;
-  rand_thread_init(run.threads);
+  worker_bind_thread(&main_worker);
   return 0;
 }
 
@@ -197,7 +203,7 @@ int main(int argc, char *argv[])
   if (name == NULL || strcmp(name, "-") == 0) {
     if (isatty(STDIN_FILENO))
       log_text(LOG_NOTICE, "Reading the script from the standard input:\n");
-    test = lua_load_test(NULL, args.command);
+    test = lua_load_test(NULL, args.command, &main_worker);
     if (test == NULL)
       return EXIT_FAILURE;
     /* A script from stdin may still be given a command: "sysbench - run < script.lua". */
@@ -219,7 +225,7 @@ int main(int argc, char *argv[])
     if (options_check_given() != 0)
       return EXIT_FAILURE;
   } else {
-    test = lua_load_test(name, args.command);
+    test = lua_load_test(name, args.command, &main_worker);
     if (test == NULL)
       return EXIT_FAILURE;
     if (args.command == NULL) {

@@ -1,11 +1,13 @@
 /*
- * rand.c: per-thread xoroshiro128+ generators, sysbench's integer distributions (uniform,
- * gaussian, special, pareto, zipfian), the process-wide never-repeating unique() sequence and
- * the template/variable-length random strings used for table rows.
+ * rand.c: xoroshiro128+ streams (one rand_state per worker), sysbench's integer distributions
+ * (uniform, gaussian, special, pareto, zipfian), the process-wide never-repeating unique()
+ * sequence and the template/variable-length random strings used for table rows.
  *
- * A thread's stream is a pure function of (effective seed, logical thread id), so a seeded run
- * is reproducible whatever the scheduling; 1.0.20 seeded every thread from libc random(), whose
- * state other threads also consumed (sysbench issue #524).
+ * A stream is a pure function of (effective seed, logical id), so a seeded run is reproducible
+ * whatever the scheduling; 1.0.20 seeded every thread from libc random(), whose state other
+ * threads also consumed (sysbench issue #524). Callers pass the state they draw from; only
+ * 1.0.20's id-less entry points (sb_rand_uniform(a, b) ...) read the state bound to the calling
+ * thread.
  *
  * Every distribution is written once, for 64-bit bounds; the 32-bit entry points the Lua FFI
  * layer uses are truncations of it, so both agree on 32-bit ranges draw for draw.
@@ -60,19 +62,16 @@ static double zipf_exp;
 static double zipf_s;            /* acceptance shortcut threshold (Hoermann/Derflinger's s) */
 static double zipf_h_x1;         /* H(1.5) - 1: lower end of the inversion interval */
 
-static __thread uint64_t tls_state[2];
-static __thread bool tls_seeded;
+/* The compatibility layer of 1.0.20's id-less names: the state bound to the calling thread
+   (its worker's), or the thread's own, seeded by rand_thread_init() or on first use. */
+static __thread rand_state *bound_state;
+static __thread rand_state thread_state;
 static atomic_uint lazy_seeded_threads;
 
 static _Atomic uint64_t unique_next[UNIQUE_MAX_LANES];
 static const unsigned unique_lanes = UNIQUE_MAX_LANES;
 static uint32_t unique_key[2];
 static atomic_bool unique_started;
-
-static __thread uint64_t tls_unique_next;
-static __thread uint64_t tls_unique_end;
-static __thread unsigned tls_unique_lane;   /* the thread id until a batch is reserved */
-static __thread bool tls_unique_exhausted;
 
 /* ---- generator core ---------------------------------------------------------------- */
 
@@ -95,42 +94,42 @@ static uint64_t splitmix64_next(uint64_t *x)
   return mix64(*x);
 }
 
-static void seed_lazily(void)
+/* The state 1.0.20's id-less names draw from on this thread. */
+static inline rand_state *thread_current(void)
 {
-  rand_thread_init(LAZY_TID_BASE + atomic_fetch_add_explicit(&lazy_seeded_threads, 1,
-                                                             memory_order_relaxed));
+  if (__builtin_expect(bound_state == NULL, 0))
+    rand_thread_init(LAZY_TID_BASE + atomic_fetch_add_explicit(&lazy_seeded_threads, 1,
+                                                               memory_order_relaxed));
+  return bound_state;
 }
 
 /* xoroshiro128+ with the 55/14/36 shifts sysbench ships. */
-static inline uint64_t next64(void)
+static inline uint64_t next64(rand_state *r)
 {
-  if (__builtin_expect(!tls_seeded, 0))
-    seed_lazily();
-
-  const uint64_t s0 = tls_state[0];
-  uint64_t s1 = tls_state[1];
+  const uint64_t s0 = r->s[0];
+  uint64_t s1 = r->s[1];
   const uint64_t result = s0 + s1;
 
   s1 ^= s0;
-  tls_state[0] = rotl64(s0, 55) ^ s1 ^ (s1 << 14);
-  tls_state[1] = rotl64(s1, 36);
+  r->s[0] = rotl64(s0, 55) ^ s1 ^ (s1 << 14);
+  r->s[1] = rotl64(s1, 36);
   return result;
 }
 
 /* The top 53 bits, because the lowest bits of xoroshiro128+ are its weakest. */
-static inline double next_double(void)
+static inline double next_double(rand_state *r)
 {
-  return (double) (next64() >> 11) * 0x1.0p-53;
+  return (double) (next64(r) >> 11) * 0x1.0p-53;
 }
 
-uint64_t sb_rand_uniform_uint64(void)
+uint64_t rand_next(rand_state *r)
 {
-  return next64();
+  return next64(r);
 }
 
-double sb_rand_uniform_double(void)
+double rand_double(rand_state *r)
 {
-  return next_double();
+  return next_double(r);
 }
 
 /* ---- configuration ----------------------------------------------------------------- */
@@ -248,49 +247,49 @@ uint64_t rand_effective_seed(void)
   return effective_seed;
 }
 
-void rand_thread_init(unsigned thread_id)
+static void set_stream(rand_state *r, uint64_t x)
+{
+  r->s[0] = splitmix64_next(&x);
+  r->s[1] = splitmix64_next(&x);
+  if ((r->s[0] | r->s[1]) == 0)
+    r->s[0] = 1;   /* the all-zero state would only ever return zeros */
+}
+
+void rand_state_seed(rand_state *r, unsigned id)
 {
   /* Mixing seed and id separately before combining keeps nearby ids (and nearby seeds) from
      landing on overlapping splitmix sequences. */
-  uint64_t x = mix64(effective_seed) ^ mix64(UINT64_C(0x6A09E667F3BCC909) + thread_id);
+  set_stream(r, mix64(effective_seed) ^ mix64(UINT64_C(0x6A09E667F3BCC909) + id));
 
-  tls_state[0] = splitmix64_next(&x);
-  tls_state[1] = splitmix64_next(&x);
-  if ((tls_state[0] | tls_state[1]) == 0)
-    tls_state[0] = 1;   /* the all-zero state would only ever return zeros */
-  tls_seeded = true;
-
-  /* A re-seeded thread starts its unique() lane afresh; the abandoned indices stay reserved.
-     The id is reduced to a lane when reserving. */
-  tls_unique_lane = thread_id;
-  tls_unique_next = tls_unique_end = 0;
+  /* A re-seeded state starts its unique() lane afresh; the abandoned indices stay reserved.
+     The id is reduced to a lane only when reserving. */
+  r->unique_lane = id;
+  r->unique_next = r->unique_end = 0;
+  r->unique_exhausted = false;
 }
 
-void rand_row_stream_begin(rand_saved_stream *saved, uint64_t seed, uint32_t table,
-                           uint64_t row_id)
+void rand_state_seed_row(rand_state *r, uint64_t seed, uint32_t table, uint64_t row_id)
 {
-  saved->state[0] = tls_state[0];
-  saved->state[1] = tls_state[1];
-  saved->seeded = tls_seeded;
-
-  /* Three inputs mixed apart, as in rand_thread_init(), so that neighbouring rows, tables
+  /* Three inputs mixed apart, as in rand_state_seed(), so that neighbouring rows, tables
      and seeds never share a splitmix sequence; the constants keep this family of streams
-     away from the threads' one. */
-  uint64_t x = mix64(seed ^ UINT64_C(0xA54FF53A5F1D36F1)) ^
-               mix64(UINT64_C(0x510E527FADE682D1) + table) ^
-               mix64(UINT64_C(0x9B05688C2B3E6C1F) + mix64(row_id));
-  tls_state[0] = splitmix64_next(&x);
-  tls_state[1] = splitmix64_next(&x);
-  if ((tls_state[0] | tls_state[1]) == 0)
-    tls_state[0] = 1;
-  tls_seeded = true;
+     away from the workers' one. */
+  set_stream(r, mix64(seed ^ UINT64_C(0xA54FF53A5F1D36F1)) ^
+                mix64(UINT64_C(0x510E527FADE682D1) + table) ^
+                mix64(UINT64_C(0x9B05688C2B3E6C1F) + mix64(row_id)));
+  r->unique_lane = 0;
+  r->unique_next = r->unique_end = 0;
+  r->unique_exhausted = true;   /* a row's stream draws no unique() values */
 }
 
-void rand_row_stream_end(const rand_saved_stream *saved)
+void rand_bind_thread(rand_state *r)
 {
-  tls_state[0] = saved->state[0];
-  tls_state[1] = saved->state[1];
-  tls_seeded = saved->seeded;
+  bound_state = r;
+}
+
+void rand_thread_init(unsigned thread_id)
+{
+  rand_state_seed(&thread_state, thread_id);
+  bound_state = &thread_state;
 }
 
 /* ---- distributions ----------------------------------------------------------------- */
@@ -307,31 +306,31 @@ static uint64_t clamp_offset(double x, uint64_t span)
 }
 
 /* Mean of spec_iter uniform doubles: the Irwin-Hall approximation sysbench calls gaussian. */
-static double mean_of_uniforms(void)
+static double mean_of_uniforms(rand_state *r)
 {
   double sum = 0.0;
   for (unsigned i = 0; i < gauss_iter; i++)
-    sum += next_double();
+    sum += next_double(r);
   return sum * gauss_iter_mult;
 }
 
-uint64_t sb_rand_uniform64(uint64_t a, uint64_t b)
+uint64_t rand_uniform64(rand_state *r, uint64_t a, uint64_t b)
 {
   if (a > b)
     return a;
   const uint64_t span = b - a;
-  const uint64_t r = next64();
+  const uint64_t x = next64(r);
   /* Modulo, as 0.5 and early 1.0 did (1.0.20 scales a double: the same distribution, but
      only 53 bits): exact for 64-bit ranges, with a bias of at most range/2^64. */
-  return span == UINT64_MAX ? r : a + r % (span + 1);
+  return span == UINT64_MAX ? x : a + x % (span + 1);
 }
 
-uint64_t sb_rand_gaussian64(uint64_t a, uint64_t b)
+uint64_t rand_gaussian64(rand_state *r, uint64_t a, uint64_t b)
 {
   if (a > b)
     return a;
   const uint64_t span = b - a;
-  return a + clamp_offset(mean_of_uniforms() * ((double) span + 1.0), span);
+  return a + clamp_offset(mean_of_uniforms(r) * ((double) span + 1.0), span);
 }
 
 /*
@@ -342,16 +341,16 @@ uint64_t sb_rand_gaussian64(uint64_t a, uint64_t b)
  * value, so those values fill the window's upper (res)% only. Both are kept, as is its use
  * of t = b - a (not b - a + 1) in the gaussian branch.
  */
-uint64_t sb_rand_special64(uint64_t a, uint64_t b)
+uint64_t rand_special64(rand_state *r, uint64_t a, uint64_t b)
 {
   if (a > b)
     return a;
   const uint64_t span = b - a;
   const double t = (double) span;
-  const double selector = next_double();
+  const double selector = next_double(r);
 
   if (span > 0 && selector < special_gauss_share)
-    return a + clamp_offset(mean_of_uniforms() * t, span);
+    return a + clamp_offset(mean_of_uniforms(r) * t, span);
 
   const double width = t * special_pct_frac;
   return a + clamp_offset(selector * (width + 1.0) + t / 2.0 - width / 2.0, span);
@@ -359,12 +358,12 @@ uint64_t sb_rand_special64(uint64_t a, uint64_t b)
 
 /* power = log(h)/log(1-h) makes u^power < h exactly when u < 1-h: with h = 0.2, 80% of
    the draws land in the lowest 20% of the range. */
-uint64_t sb_rand_pareto64(uint64_t a, uint64_t b)
+uint64_t rand_pareto64(rand_state *r, uint64_t a, uint64_t b)
 {
   if (a > b)
     return a;
   const uint64_t span = b - a;
-  return a + clamp_offset(((double) span + 1.0) * pow(next_double(), pareto_power), span);
+  return a + clamp_offset(((double) span + 1.0) * pow(next_double(r), pareto_power), span);
 }
 
 /*
@@ -375,14 +374,14 @@ uint64_t sb_rand_pareto64(uint64_t a, uint64_t b)
  * h(k) / (H(k + 1/2) - H(k - 1/2)), which leaves P(k) proportional to k^-e.
  * Returns the zero-based offset k - 1.
  */
-static uint64_t zipf_offset(uint64_t span)
+static uint64_t zipf_offset(rand_state *r, uint64_t span)
 {
   const double n = (double) span + 1.0;
   const double h_n = zipf_H(n + 0.5);
   uint64_t offset = 0;
 
   for (int tries = 0; tries < ZIPF_MAX_TRIES; tries++) {
-    const double u = h_n + next_double() * (zipf_h_x1 - h_n);
+    const double u = h_n + next_double(r) * (zipf_h_x1 - h_n);
     const double x = zipf_H_inverse(u);
 
     offset = clamp_offset(floor(x + 0.5) - 1.0, span);
@@ -394,41 +393,64 @@ static uint64_t zipf_offset(uint64_t span)
   return offset;
 }
 
-uint64_t sb_rand_zipfian64(uint64_t a, uint64_t b)
+uint64_t rand_zipfian64(rand_state *r, uint64_t a, uint64_t b)
 {
   if (a > b)
     return a;
-  return a + zipf_offset(b - a);
+  return a + zipf_offset(r, b - a);
 }
 
-uint64_t sb_rand_default64(uint64_t a, uint64_t b)
+uint64_t rand_default64(rand_state *r, uint64_t a, uint64_t b)
 {
   switch (config.type) {
-  case DIST_GAUSSIAN: return sb_rand_gaussian64(a, b);
-  case DIST_SPECIAL:  return sb_rand_special64(a, b);
-  case DIST_PARETO:   return sb_rand_pareto64(a, b);
-  case DIST_ZIPFIAN:  return sb_rand_zipfian64(a, b);
+  case DIST_GAUSSIAN: return rand_gaussian64(r, a, b);
+  case DIST_SPECIAL:  return rand_special64(r, a, b);
+  case DIST_PARETO:   return rand_pareto64(r, a, b);
+  case DIST_ZIPFIAN:  return rand_zipfian64(r, a, b);
   case DIST_UNIFORM:  break;
   }
-  return sb_rand_uniform64(a, b);
+  return rand_uniform64(r, a, b);
 }
 
 /* For 32-bit bounds every 64-bit result lies in [a, b], so the truncation is exact. */
-uint32_t sb_rand_default(uint32_t a, uint32_t b)  { return (uint32_t) sb_rand_default64(a, b); }
-uint32_t sb_rand_uniform(uint32_t a, uint32_t b)  { return (uint32_t) sb_rand_uniform64(a, b); }
-uint32_t sb_rand_gaussian(uint32_t a, uint32_t b) { return (uint32_t) sb_rand_gaussian64(a, b); }
-uint32_t sb_rand_special(uint32_t a, uint32_t b)  { return (uint32_t) sb_rand_special64(a, b); }
-uint32_t sb_rand_pareto(uint32_t a, uint32_t b)   { return (uint32_t) sb_rand_pareto64(a, b); }
-uint32_t sb_rand_zipfian(uint32_t a, uint32_t b)  { return (uint32_t) sb_rand_zipfian64(a, b); }
+uint32_t rand_default32(rand_state *r, uint32_t a, uint32_t b)
+{
+  return (uint32_t) rand_default64(r, a, b);
+}
+
+uint32_t rand_uniform32(rand_state *r, uint32_t a, uint32_t b)
+{
+  return (uint32_t) rand_uniform64(r, a, b);
+}
+
+uint32_t rand_gaussian32(rand_state *r, uint32_t a, uint32_t b)
+{
+  return (uint32_t) rand_gaussian64(r, a, b);
+}
+
+uint32_t rand_special32(rand_state *r, uint32_t a, uint32_t b)
+{
+  return (uint32_t) rand_special64(r, a, b);
+}
+
+uint32_t rand_pareto32(rand_state *r, uint32_t a, uint32_t b)
+{
+  return (uint32_t) rand_pareto64(r, a, b);
+}
+
+uint32_t rand_zipfian32(rand_state *r, uint32_t a, uint32_t b)
+{
+  return (uint32_t) rand_zipfian64(r, a, b);
+}
 
 /* ---- unique() ---------------------------------------------------------------------- */
 
 /*
- * Index i in [0, 2^32) is owned by lane i mod L (L = UNIQUE_MAX_LANES); lane l is the thread
- * id modulo L. A thread reserves UNIQUE_BATCH consecutive indices of its lane with one atomic
- * add on the lane's counter and hands them out from thread-local state, so a thread alone in
- * its lane gets the same sequence for the same seed, and threads sharing a lane (ids >= L, a
- * re-used id) still never collide. An exhausted lane sends the thread on to the next one. Each index is mapped
+ * Index i in [0, 2^32) is owned by lane i mod L (L = UNIQUE_MAX_LANES); lane l is the stream's id modulo L. A stream
+ * reserves UNIQUE_BATCH consecutive indices of its lane with one atomic add on the lane's
+ * counter and hands them out from its rand_state, so a stream alone in its lane gets the
+ * same sequence for the same seed, and streams sharing a lane (ids >= L, a re-used id) still
+ * never collide. An exhausted lane sends the stream on to the next one. Each index is mapped
  * to its value by a keyed bijection of uint32, so values look random yet cannot repeat until
  * all 2^32 indices (less the unused tails of reserved batches) are spent; after that unique()
  * degrades to plain random numbers.
@@ -456,38 +478,36 @@ static uint64_t lane_capacity(unsigned lane)
   return (UINT32_MAX - lane) / unique_lanes + 1;
 }
 
-static bool unique_reserve_batch(void)
+static bool unique_reserve_batch(rand_state *r)
 {
   if (!atomic_load_explicit(&unique_started, memory_order_relaxed))
     atomic_store_explicit(&unique_started, true, memory_order_relaxed);
 
-  const unsigned first = tls_unique_lane % unique_lanes;
+  const unsigned first = r->unique_lane % unique_lanes;
   for (unsigned tries = 0; tries < unique_lanes; tries++) {
     const unsigned lane = (first + tries) % unique_lanes;
     const uint64_t cap = lane_capacity(lane);
     const uint64_t start = atomic_fetch_add_explicit(&unique_next[lane], UNIQUE_BATCH,
                                                      memory_order_relaxed);
     if (start < cap) {
-      tls_unique_lane = lane;
-      tls_unique_next = start;
-      tls_unique_end = start + UNIQUE_BATCH < cap ? start + UNIQUE_BATCH : cap;
+      r->unique_lane = lane;
+      r->unique_next = start;
+      r->unique_end = start + UNIQUE_BATCH < cap ? start + UNIQUE_BATCH : cap;
       return true;
     }
   }
   return false;
 }
 
-uint32_t sb_rand_unique(void)
+uint32_t rand_unique(rand_state *r)
 {
-  if (__builtin_expect(!tls_seeded, 0))
-    seed_lazily();   /* the lane comes from the thread id */
-  if (tls_unique_next == tls_unique_end) {
-    if (tls_unique_exhausted || !unique_reserve_batch()) {
-      tls_unique_exhausted = true;
-      return (uint32_t) next64();
+  if (r->unique_next == r->unique_end) {
+    if (r->unique_exhausted || !unique_reserve_batch(r)) {
+      r->unique_exhausted = true;
+      return (uint32_t) next64(r);
     }
   }
-  const uint64_t index = tls_unique_next++ * unique_lanes + tls_unique_lane;
+  const uint64_t index = r->unique_next++ * unique_lanes + r->unique_lane;
   return unique_permute((uint32_t) index);
 }
 
@@ -505,10 +525,11 @@ typedef struct {
   unsigned bits_left;
 } symbol_pool;
 
-static inline unsigned pool_take(symbol_pool *pool, unsigned radix, unsigned radix_bits)
+static inline unsigned pool_take(rand_state *r, symbol_pool *pool, unsigned radix,
+                                 unsigned radix_bits)
 {
   if (pool->bits_left < radix_bits) {
-    pool->fraction = next64();
+    pool->fraction = next64(r);
     pool->bits_left = POOL_BITS;
   }
   pool->bits_left -= radix_bits;
@@ -518,21 +539,21 @@ static inline unsigned pool_take(symbol_pool *pool, unsigned radix, unsigned rad
   return (unsigned) (product >> 64);
 }
 
-void sb_rand_str(const char *fmt, char *buf)
+void rand_str(rand_state *r, const char *fmt, char *buf)
 {
   symbol_pool pool = { 0, 0 };
 
   for (size_t i = 0; fmt[i] != '\0'; i++) {
     if (fmt[i] == '#')
-      buf[i] = (char) ('0' + pool_take(&pool, 10, 4));
+      buf[i] = (char) ('0' + pool_take(r, &pool, 10, 4));
     else if (fmt[i] == '@')
-      buf[i] = (char) ('a' + pool_take(&pool, 26, 5));
+      buf[i] = (char) ('a' + pool_take(r, &pool, 26, 5));
     else
       buf[i] = fmt[i];
   }
 }
 
-uint32_t sb_rand_varstr(char *buf, uint32_t min_len, uint32_t max_len)
+uint32_t rand_varstr(rand_state *r, char *buf, uint32_t min_len, uint32_t max_len)
 {
   enum { CHARSET = 'z' - '0' + 1 };   /* 75 characters, as master's sb_rand_uniform('0', 'z') */
 
@@ -541,9 +562,39 @@ uint32_t sb_rand_varstr(char *buf, uint32_t min_len, uint32_t max_len)
   if (min_len > max_len)
     min_len = 1;   /* master's rule */
 
-  const uint32_t len = sb_rand_uniform(min_len, max_len);
+  const uint32_t len = rand_uniform32(r, min_len, max_len);
   symbol_pool pool = { 0, 0 };
   for (uint32_t i = 0; i < len; i++)
-    buf[i] = (char) ('0' + pool_take(&pool, CHARSET, 7));
+    buf[i] = (char) ('0' + pool_take(r, &pool, CHARSET, 7));
   return len;
+}
+
+/* ---- sysbench 1.0.20's names: the state bound to the calling thread ---------------- */
+
+uint64_t sb_rand_uniform_uint64(void) { return next64(thread_current()); }
+double sb_rand_uniform_double(void) { return next_double(thread_current()); }
+
+#define THREAD_CURRENT_SHIMS(name)                                                          \
+  uint32_t sb_rand_##name(uint32_t a, uint32_t b)                                           \
+  {                                                                                         \
+    return rand_##name##32(thread_current(), a, b);                                         \
+  }                                                                                         \
+  uint64_t sb_rand_##name##64(uint64_t a, uint64_t b)                                       \
+  {                                                                                         \
+    return rand_##name##64(thread_current(), a, b);                                         \
+  }
+
+THREAD_CURRENT_SHIMS(default)
+THREAD_CURRENT_SHIMS(uniform)
+THREAD_CURRENT_SHIMS(gaussian)
+THREAD_CURRENT_SHIMS(special)
+THREAD_CURRENT_SHIMS(pareto)
+THREAD_CURRENT_SHIMS(zipfian)
+
+uint32_t sb_rand_unique(void) { return rand_unique(thread_current()); }
+void sb_rand_str(const char *fmt, char *buf) { rand_str(thread_current(), fmt, buf); }
+
+uint32_t sb_rand_varstr(char *buf, uint32_t min_len, uint32_t max_len)
+{
+  return rand_varstr(thread_current(), buf, min_len, max_len);
 }

@@ -3,20 +3,20 @@
  * 1.0.20 exactly; rates are per second of the reported interval.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "logger.h"
 #include "report.h"
-#include "runner.h"
 
 static double per_second(uint64_t count, double seconds)
 {
   return seconds > 0 ? (double) count / seconds : 0;
 }
 
-static void queue_line(const sb_stat_t *stat, const char *separator)
+static void queue_line(const sb_stat_t *stat, const report_layout *layout, const char *separator)
 {
-  if (runner_config()->rate > 0)
+  if (layout->queue)
     log_timestamped(LOG_NOTICE, stat->time_total,
                     "queue length: %" PRIu64 "%s concurrency: %" PRIu64,
                     stat->queue_length, separator, stat->concurrency);
@@ -28,33 +28,53 @@ const char *percentile_text(double pct, char *buf, size_t len)
   return buf;
 }
 
-void report_intermediate_default(const sb_stat_t *stat)
+void report_intermediate_default(const sb_stat_t *stat, const report_layout *layout)
 {
   char pct[32];
 
   log_timestamped(LOG_NOTICE, stat->time_total, "thds: %u eps: %4.2f lat (ms,%s%%): %4.2f",
                   stat->threads_running, per_second(stat->events, stat->time_interval),
-                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
+                  percentile_text(layout->percentile, pct, sizeof(pct)),
                   stat->latency_pct * 1e3);
-  queue_line(stat, "");
+  queue_line(stat, layout, "");
 }
 
-void report_intermediate_sql(const sb_stat_t *stat)
+/* A rate over the interval. 1.0.20's Lua reporter divides whatever the interval, and Lua
+   prints any NaN that gives (0 / 0) as "nan" where C's printf would write "-nan". */
+static double rate_of(double count, double seconds, bool lua_spelling)
 {
-  double t = stat->time_interval;
-  char pct[32];
+  if (!lua_spelling)
+    return seconds > 0 ? count / seconds : 0;
+  double rate = count / seconds;
+  return isnan(rate) ? fabs(rate) : rate;
+}
 
-  log_timestamped(LOG_NOTICE, stat->time_total,
+int report_sql_line(char *buf, size_t len, unsigned threads, double seconds, double events,
+                    double reads, double writes, double other, const char *percentile,
+                    double latency_ms, double errors, double reconnects, bool lua_spelling)
+{
+  return snprintf(buf, len,
                   "thds: %u tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) "
-                  "lat (ms,%s%%): %4.2f err/s: %4.2f reconn/s: %4.2f",
-                  stat->threads_running, per_second(stat->events, t),
-                  per_second(stat->reads + stat->writes + stat->other, t),
-                  per_second(stat->reads, t), per_second(stat->writes, t),
-                  per_second(stat->other, t),
-                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
-                  stat->latency_pct * 1e3, per_second(stat->errors, t),
-                  per_second(stat->reconnects, t));
-  queue_line(stat, ",");
+                  "lat (ms,%s%%): %4.2f err/s%s %4.2f reconn/s: %4.2f",
+                  threads, rate_of(events, seconds, lua_spelling),
+                  rate_of(reads + writes + other, seconds, lua_spelling),
+                  rate_of(reads, seconds, lua_spelling), rate_of(writes, seconds, lua_spelling),
+                  rate_of(other, seconds, lua_spelling), percentile, latency_ms,
+                  lua_spelling ? "" : ":", rate_of(errors, seconds, lua_spelling),
+                  rate_of(reconnects, seconds, lua_spelling));
+}
+
+void report_intermediate_sql(const sb_stat_t *stat, const report_layout *layout)
+{
+  char pct[32], line[512];
+
+  report_sql_line(line, sizeof(line), stat->threads_running, stat->time_interval,
+                  (double) stat->events, (double) stat->reads, (double) stat->writes,
+                  (double) stat->other, percentile_text(layout->percentile, pct, sizeof(pct)),
+                  stat->latency_pct * 1e3, (double) stat->errors, (double) stat->reconnects,
+                  false);
+  log_timestamped(LOG_NOTICE, stat->time_total, "%s", line);
+  queue_line(stat, layout, ",");
 }
 
 void report_unfinished(unsigned count)
@@ -63,10 +83,8 @@ void report_unfinished(unsigned count)
   log_text(LOG_NOTICE, "Number of unfinished transactions on forced shutdown: %u", count);
 }
 
-void report_cumulative_general(const sb_stat_t *stat)
+void report_cumulative_general(const sb_stat_t *stat, const report_layout *layout)
 {
-  const run_config *cfg = runner_config();
-
   log_text(LOG_NOTICE, "%s", "");
   log_text(LOG_NOTICE, "General statistics:");
   log_text(LOG_NOTICE, "    total time:                          %.4fs", stat->time_total);
@@ -78,13 +96,13 @@ void report_cumulative_general(const sb_stat_t *stat)
   log_text(LOG_NOTICE, "         max: %39.2f", stat->latency_max * 1e3);
   /* 1.0.20's line ("        %3uth percentile: %27.2f") once per --percentile value, the
      number right-aligned so the colons stay in one column. */
-  for (size_t i = 0; i < cfg->percentile_count; i++) {
+  for (size_t i = 0; i < layout->percentile_count; i++) {
     char pct[32];
-    double value = i == 0 ? stat->latency_pct : stats_percentile(stat, cfg->percentiles[i]);
+    double value = i == 0 ? stat->latency_pct : stats_percentile(stat, layout->percentiles[i]);
     log_text(LOG_NOTICE, "%11sth percentile: %27.2f",
-             percentile_text(cfg->percentiles[i], pct, sizeof(pct)), value * 1e3);
+             percentile_text(layout->percentiles[i], pct, sizeof(pct)), value * 1e3);
   }
-  if (cfg->percentile_count == 0)
+  if (layout->percentile_count == 0)
     log_text(LOG_NOTICE, "         percentile stats:               disabled");
   log_text(LOG_NOTICE, "         sum: %39.2f", stat->latency_sum * 1e3);
   log_text(LOG_NOTICE, "%s", "");

@@ -1,21 +1,40 @@
 /*
  * report.h: sysbench 1.0's report text: the intermediate "[ Ns ] thds: ..." lines and the
  * final "General statistics" / "SQL statistics" blocks, byte for byte, since people parse them.
+ * What a report shows besides its figures (the percentiles, the --rate queue line) is its
+ * layout, given by the caller.
  */
 #ifndef SB_REPORT_H
 #define SB_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "stats.h"
 
+typedef struct report_layout {
+  double percentile;             /* the intermediate line's (the first --percentile); 0 = off */
+  const double *percentiles;     /* the cumulative report's, as given */
+  size_t percentile_count;       /* 0: "percentile stats: disabled" */
+  bool queue;                    /* --rate: a "queue length: N concurrency: N" line follows
+                                    each intermediate line */
+} report_layout;
+
 /* "[ Ns ] thds: N eps: X lat (ms,P%): Y" (+ the queue line under --rate). */
-void report_intermediate_default(const sb_stat_t *stat);
+void report_intermediate_default(const sb_stat_t *stat, const report_layout *layout);
 /* "[ Ns ] thds: N tps: ... qps: ... (r/w/o: ...) lat ... err/s: ... reconn/s: ..." */
-void report_intermediate_sql(const sb_stat_t *stat);
+void report_intermediate_sql(const sb_stat_t *stat, const report_layout *layout);
+
+/* The SQL intermediate line after its "[ Ns ] ", in one place for both of 1.0.20's spellings:
+   the C report's ("err/s: X"), and, with `lua_spelling`, that of its Lua report_default
+   ("err/s X", and rates divided even by an empty interval), which sysbench.report_default
+   prints through FFI. Counts are doubles, as Lua has them. Returns snprintf's length. */
+int report_sql_line(char *buf, size_t len, unsigned threads, double seconds, double events,
+                    double reads, double writes, double other, const char *percentile,
+                    double latency_ms, double errors, double reconnects, bool lua_spelling);
 
 /* Blank line, "General statistics:", "Latency (ms):", "Threads fairness:", blank line. */
-void report_cumulative_general(const sb_stat_t *stat);
+void report_cumulative_general(const sb_stat_t *stat, const report_layout *layout);
 /* "SQL statistics:" block (no blank line after it: the general block brings its own). */
 void report_cumulative_sql(const sb_stat_t *stat);
 

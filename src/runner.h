@@ -10,45 +10,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run_config.h"
 #include "stats.h"
 #include "test.h"
+#include "worker.h"
 
-#define RUNNER_MAX_CHECKPOINTS 256
-#define RUNNER_MAX_PERCENTILES 16
-
-typedef struct run_config {
-  unsigned threads;
-  uint64_t max_events;            /* 0 = no limit */
-  double max_time;                /* seconds; 0 = no limit */
-  double warmup_time;             /* seconds run before statistics start */
-  double report_interval;         /* seconds; 0 = no intermediate reports */
-  double checkpoints[RUNNER_MAX_CHECKPOINTS];  /* seconds, ascending */
-  size_t checkpoint_count;
-  double rate;                    /* events per second; 0 = as fast as possible */
-  bool forced_shutdown;
-  double forced_shutdown_after;   /* seconds after max_time */
-  double thread_init_timeout;     /* seconds */
-  size_t thread_stack_size;
-  double percentile;              /* the first of --percentile; 0 = disabled */
-  double percentiles[RUNNER_MAX_PERCENTILES];  /* every --percentile value, as given */
-  size_t percentile_count;        /* 0 = disabled */
-  bool histogram;
-  bool debug;
-  bool validate;
-  uint64_t start_at_unix_ns;      /* --start-at: wall clock to start at (ns); 0 = at once */
-} run_config;
-
-/* Thread id of the calling thread: 0..threads-1 for workers, threads for the main and
-   background threads. */
-extern __thread int sb_tls_thread_id;
-
-/* Set the configuration (once, from the parsed options) before anything else runs. */
-void runner_configure(const run_config *config);
+/* Once, when the options are parsed: the configuration they give, which runner_config()
+   returns outside a run. It is never changed afterwards: a run (a sweep's step) is given its
+   own value. */
+void runner_publish_config(const run_config *config);
+/* The configuration of the run in progress, or outside one the options' (read-only). */
 const run_config *runner_config(void);
 
-/* Run the test's `run` command; returns the process exit code (0, 1 error, 2 forced
-   shutdown or thread start-up timeout, 128+signal when interrupted). */
-int runner_run(sb_test *test);
+/* Run the test's `run` command with configuration `config` (copied: the run's own); returns
+   the process exit code (0, 1 error, 2 forced shutdown or thread start-up timeout,
+   128+signal when interrupted). `main`: the calling (main) thread's worker, which makes the
+   final report. */
+int runner_run(sb_test *test, const run_config *config, worker *main);
 
 /* A fatal error in any thread: every worker stops at its next event and the run ends with
    exit code 1. */
@@ -60,7 +38,21 @@ bool runner_stopping(void);
    results still stand and are reported, but the exit code is 1. */
 void runner_fail_late(void);
 
-/* Per-event API (exported for LuaJIT FFI under sysbench 1.0's names). */
+/* A worker's per-event API: C tests call it with their worker, Lua states through FFI with
+   the worker they are bound to. */
+bool sb_worker_more_events(worker *w);
+void sb_worker_event_start(worker *w);
+void sb_worker_event_stop(worker *w);
+bool sb_worker_event_next(worker *w);  /* stop the running event and start the next, if any */
+void sb_worker_event_cancel(worker *w);  /* the running event ends uncounted */
+void sb_worker_counter_add(worker *w, sb_counter_type type, uint64_t amount);
+uint64_t sb_worker_counter_val(const worker *w, sb_counter_type type);
+
+/* The running run's worker `thread_id`; for an id that names none (no run, a bogus id), the
+   slot shared by such counts. */
+worker *runner_worker(int thread_id);
+
+/* sysbench 1.0.20's FFI names, by thread id: shims over the worker API above. */
 bool sb_more_events(int thread_id);
 void sb_event_start(int thread_id);
 void sb_event_stop(int thread_id);

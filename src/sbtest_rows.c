@@ -1,7 +1,7 @@
 /*
  * sbtest_rows.c: sbtest rows from (seed, table, id) and their text forms (see sbtest_rows.h).
- * A row borrows the calling thread's random generator for its own stream, so the strings
- * and k come from the same sb_rand_* code (templates, --rand-type) as everything else.
+ * A row is drawn from a stream of its own, so the strings and k come from the same rand_*
+ * code (templates, --rand-type) as everything else, whoever loads it.
  */
 #include "sbtest_rows.h"
 
@@ -45,13 +45,12 @@ bool sbtest_rows_init(sbtest_rows *rows, uint64_t seed, uint32_t table, uint64_t
 
 void sbtest_row_make(const sbtest_rows *rows, int64_t id, sbtest_row *row)
 {
-  rand_saved_stream saved;
+  rand_state stream;
 
-  rand_row_stream_begin(&saved, rows->seed, rows->table, (uint64_t) id);
-  sb_rand_str(rows->c_template, row->c);
-  sb_rand_str(rows->pad_template, row->pad);
-  row->k = (int64_t) sb_rand_default64(1, rows->table_size);
-  rand_row_stream_end(&saved);
+  rand_state_seed_row(&stream, rows->seed, rows->table, (uint64_t) id);
+  rand_str(&stream, rows->c_template, row->c);
+  rand_str(&stream, rows->pad_template, row->pad);
+  row->k = (int64_t) rand_default64(&stream, 1, rows->table_size);
   row->id = id;
 }
 

@@ -2,11 +2,13 @@
  * stats.c: per-worker counters and latencies, snapshots of them, and the arithmetic that
  * turns two snapshots into a report. See stats.h for who writes what.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+#include "units.h"
 
 const char *const sb_stmt_kind_names[SB_STMT_KINDS] = {
   "select", "insert", "update", "delete", "begin", "commit", "other"
@@ -18,9 +20,8 @@ const char *const sb_stmt_kind_labels[SB_STMT_KINDS] = {
   "SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN", "COMMIT", "other statements"
 };
 
-static worker_stats *workers;      /* workers + 1 background slot */
-static unsigned worker_count;
-static uint32_t current_epoch;
+/* The epoch of stats that no table lists: never reset. */
+static const uint32_t no_reset_epoch;
 
 static inline uint64_t load64(const uint64_t *p)
 {
@@ -32,48 +33,44 @@ static inline void store64(uint64_t *p, uint64_t v)
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-int stats_init(unsigned count)
+int worker_stats_init(worker_stats *w, const uint32_t *reset_epoch)
 {
-  size_t bytes = (count + 1) * sizeof(worker_stats);
-
-  workers = aligned_alloc(128, bytes);
-  if (workers == NULL)
-    return -1;
-  memset(workers, 0, bytes);
-  worker_count = count;
-  for (unsigned i = 0; i <= count; i++) {
-    workers[i].latency_min_ns = UINT64_MAX;
-    workers[i].histogram = histogram_new();
-    if (workers[i].histogram == NULL)
-      return -1;
-  }
-  return 0;
+  memset(w, 0, sizeof(*w));
+  w->latency_min_ns = UINT64_MAX;
+  w->reset_epoch = reset_epoch != NULL ? reset_epoch : &no_reset_epoch;
+  w->histogram = histogram_new();
+  return w->histogram == NULL ? -1 : 0;
 }
 
-void stats_free(void)
+void worker_stats_free(worker_stats *w)
 {
-  if (workers == NULL)
-    return;
-  for (unsigned i = 0; i <= worker_count; i++)
-    histogram_free(workers[i].histogram);
-  free(workers);
-  workers = NULL;
+  histogram_free(w->histogram);
+  w->histogram = NULL;
 }
 
-worker_stats *stats_of(unsigned thread_id)
+int stats_table_init(stats_table *t, unsigned count)
 {
-  /* Unknown ids (a script passing a bogus tid) count as background work. */
-  return &workers[thread_id < worker_count ? thread_id : worker_count];
+  t->workers = calloc(count > 0 ? count : 1, sizeof(*t->workers));
+  t->count = count;
+  t->epoch = 0;
+  return t->workers == NULL ? -1 : 0;
 }
 
-void stats_new_epoch(void)
+void stats_table_free(stats_table *t)
 {
-  __atomic_add_fetch(&current_epoch, 1, __ATOMIC_RELEASE);
+  free(t->workers);
+  t->workers = NULL;
+  t->count = 0;
+}
+
+void stats_new_epoch(stats_table *t)
+{
+  __atomic_add_fetch(&t->epoch, 1, __ATOMIC_RELEASE);
 }
 
 void stats_record_event(worker_stats *w, uint64_t latency_ns)
 {
-  uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
+  uint32_t epoch = __atomic_load_n(w->reset_epoch, __ATOMIC_ACQUIRE);
 
   if (w->epoch != epoch) {
     store64(&w->latency_min_ns, latency_ns);
@@ -157,12 +154,12 @@ static void error_table_add(stats_error_entry *table, unsigned *n, unsigned max,
   }
 }
 
-int stats_snapshot_init(stats_snapshot *s)
+int stats_snapshot_init(stats_snapshot *s, unsigned threads)
 {
   memset(s, 0, sizeof(*s));
-  s->threads = worker_count;
-  s->thread_events = calloc(worker_count, sizeof(uint64_t));
-  s->thread_latency_ns = calloc(worker_count, sizeof(uint64_t));
+  s->threads = threads;
+  s->thread_events = calloc(threads > 0 ? threads : 1, sizeof(uint64_t));
+  s->thread_latency_ns = calloc(threads > 0 ? threads : 1, sizeof(uint64_t));
   s->histogram = histogram_new();
   if (s->thread_events == NULL || s->thread_latency_ns == NULL || s->histogram == NULL) {
     stats_snapshot_free(s);
@@ -179,15 +176,16 @@ void stats_snapshot_free(stats_snapshot *s)
   memset(s, 0, sizeof(*s));
 }
 
-void stats_take(stats_snapshot *s)
+void stats_take(const stats_table *t, stats_snapshot *s)
 {
+  assert(s->threads == t->count);
   memset(s->counters, 0, sizeof(s->counters));
   s->latency_sum_ns = 0;
   s->error_code_count = 0;
   histogram_clear(s->histogram);
 
-  for (unsigned i = 0; i < worker_count; i++) {
-    worker_stats *w = &workers[i];
+  for (unsigned i = 0; i < t->count; i++) {
+    const worker_stats *w = t->workers[i];
     for (int c = 0; c < SB_CNT_MAX; c++)
       s->counters[c] += load64(&w->counters[c]);
     s->thread_events[i] = load64(&w->counters[SB_CNT_EVENT]);
@@ -208,17 +206,19 @@ void stats_copy(stats_snapshot *dst, const stats_snapshot *src)
   dst->taken_ns = src->taken_ns;
   memcpy(dst->counters, src->counters, sizeof(dst->counters));
   dst->latency_sum_ns = src->latency_sum_ns;
-  memcpy(dst->thread_events, src->thread_events, worker_count * sizeof(uint64_t));
-  memcpy(dst->thread_latency_ns, src->thread_latency_ns, worker_count * sizeof(uint64_t));
+  assert(dst->threads == src->threads);
+  memcpy(dst->thread_events, src->thread_events, src->threads * sizeof(uint64_t));
+  memcpy(dst->thread_latency_ns, src->thread_latency_ns, src->threads * sizeof(uint64_t));
   histogram_snapshot(dst->histogram, src->histogram);
   memcpy(dst->error_codes, src->error_codes, sizeof(dst->error_codes));
   dst->error_code_count = src->error_code_count;
 }
 
-bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_t *max_ns)
+bool stats_thread_latency_extremes(const stats_table *t, unsigned thread_id, uint64_t *min_ns,
+                                   uint64_t *max_ns)
 {
-  uint32_t epoch = __atomic_load_n(&current_epoch, __ATOMIC_ACQUIRE);
-  worker_stats *w = thread_id < worker_count ? &workers[thread_id] : NULL;
+  uint32_t epoch = __atomic_load_n(&t->epoch, __ATOMIC_ACQUIRE);
+  const worker_stats *w = thread_id < t->count ? t->workers[thread_id] : NULL;
 
   /* A worker that has not finished an event since the reset still shows old extremes. */
   if (w == NULL || __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE) != epoch) {
@@ -230,13 +230,13 @@ bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_
   return true;
 }
 
-void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns)
+void stats_latency_extremes(const stats_table *t, uint64_t *min_ns, uint64_t *max_ns)
 {
   uint64_t lo = UINT64_MAX, hi = 0;
 
-  for (unsigned i = 0; i < worker_count; i++) {
+  for (unsigned i = 0; i < t->count; i++) {
     uint64_t mn, mx;
-    if (!stats_thread_latency_extremes(i, &mn, &mx))
+    if (!stats_thread_latency_extremes(t, i, &mn, &mx))
       continue;
     if (mn < lo)
       lo = mn;
@@ -247,11 +247,11 @@ void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns)
   *max_ns = hi;
 }
 
-unsigned stats_in_flight(void)
+unsigned stats_in_flight(const stats_table *t)
 {
   unsigned n = 0;
-  for (unsigned i = 0; i < worker_count; i++)
-    n += __atomic_load_n(&workers[i].in_event, __ATOMIC_RELAXED);
+  for (unsigned i = 0; i < t->count; i++)
+    n += __atomic_load_n(&t->workers[i]->in_event, __ATOMIC_RELAXED);
   return n;
 }
 
@@ -264,13 +264,13 @@ static void fairness(sb_stat_t *out, const stats_snapshot *from, const stats_sna
     return;
   for (unsigned i = 0; i < n; i++) {
     events_sum += (double) (to->thread_events[i] - from->thread_events[i]);
-    time_sum += (double) (to->thread_latency_ns[i] - from->thread_latency_ns[i]) / 1e9;
+    time_sum += units_ns_to_seconds(to->thread_latency_ns[i] - from->thread_latency_ns[i]);
   }
   out->events_avg = events_sum / n;
   out->time_avg = time_sum / n;
   for (unsigned i = 0; i < n; i++) {
     double de = (double) (to->thread_events[i] - from->thread_events[i]) - out->events_avg;
-    double dt = (double) (to->thread_latency_ns[i] - from->thread_latency_ns[i]) / 1e9
+    double dt = units_ns_to_seconds(to->thread_latency_ns[i] - from->thread_latency_ns[i])
                 - out->time_avg;
     events_sq += de * de;
     time_sq += dt * dt;
@@ -283,6 +283,7 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
                    latency_histogram *scratch, double percentile, uint64_t min_ns,
                    uint64_t max_ns)
 {
+  assert(from->threads == to->threads);  /* two snapshots of the same table */
   const uint64_t *a = from->counters, *b = to->counters;
 
   out->events = b[SB_CNT_EVENT] - a[SB_CNT_EVENT];
@@ -294,7 +295,7 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
   out->rows = b[SB_CNT_ROWS] - a[SB_CNT_ROWS];
   out->bytes_read = b[SB_CNT_BYTES_READ] - a[SB_CNT_BYTES_READ];
   out->bytes_written = b[SB_CNT_BYTES_WRITTEN] - a[SB_CNT_BYTES_WRITTEN];
-  out->time_interval = (double) (to->taken_ns - from->taken_ns) / 1e9;
+  out->time_interval = units_ns_to_seconds(to->taken_ns - from->taken_ns);
   for (unsigned k = 0; k < SB_STMT_KINDS; k++)
     out->statements[k] = b[SB_CNT_STMT_SELECT + k] - a[SB_CNT_STMT_SELECT + k];
   out->error_code_count = 0;
@@ -321,12 +322,13 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
   out->histogram = scratch;
   out->latency_pct = 0;
   if (percentile > 0 && histogram_total(scratch) > 0)
-    out->latency_pct = (double) histogram_percentile(scratch, percentile, min_ns, max_ns) / 1e9;
+    out->latency_pct =
+        units_ns_to_seconds(histogram_percentile(scratch, percentile, min_ns, max_ns));
 
-  out->latency_sum = (double) (to->latency_sum_ns - from->latency_sum_ns) / 1e9;
+  out->latency_sum = units_ns_to_seconds(to->latency_sum_ns - from->latency_sum_ns);
   out->latency_avg = out->events ? out->latency_sum / (double) out->events : 0;
-  out->latency_min = (out->events && min_ns != UINT64_MAX) ? (double) min_ns / 1e9 : 0;
-  out->latency_max = out->events ? (double) max_ns / 1e9 : 0;
+  out->latency_min = (out->events && min_ns != UINT64_MAX) ? units_ns_to_seconds(min_ns) : 0;
+  out->latency_max = out->events ? units_ns_to_seconds(max_ns) : 0;
   fairness(out, from, to);
 }
 
@@ -334,6 +336,6 @@ double stats_percentile(const sb_stat_t *stat, double pct)
 {
   if (stat->histogram == NULL || pct <= 0 || histogram_total(stat->histogram) == 0)
     return 0;
-  return (double) histogram_percentile(stat->histogram, pct, stat->latency_min_ns,
-                                       stat->latency_max_ns) / 1e9;
+  return units_ns_to_seconds(histogram_percentile(stat->histogram, pct, stat->latency_min_ns,
+                                                  stat->latency_max_ns));
 }

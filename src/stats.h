@@ -1,14 +1,15 @@
 /*
  * stats.h: what each worker thread counts, and how the reporter turns that into reports.
  *
- * Every worker owns one cache-line-aligned worker_stats: event and query counters, the sum and
- * extremes of event latencies, and a latency histogram. Only its own thread writes it, with
- * plain stores; nothing on the per-event path is shared. The reporter reads all of them with
- * relaxed loads into a stats_snapshot; the difference of two snapshots is an interval (or the
- * whole run since the last checkpoint), which is what sb_stat_t reports describe. Resetting
- * (after warm-up, at a checkpoint) is the reporter taking a new baseline snapshot, never a
- * write into a worker's counters. Latency extremes cannot be subtracted, so a reset also bumps
- * an epoch that tells each worker to restart its min/max at its next event.
+ * Every worker owns one cache-line-aligned worker_stats (in its struct worker): event and query
+ * counters, the sum and extremes of event latencies, and a latency histogram. Only the worker
+ * writes it, with plain stores; nothing on the per-event path is shared. A run lists its
+ * workers' stats in a stats_table, which the reporter reads with relaxed loads into a
+ * stats_snapshot; the difference of two snapshots is an interval (or the whole run since the
+ * last checkpoint), which is what sb_stat_t reports describe. Resetting (after warm-up, at a
+ * checkpoint) is the reporter taking a new baseline snapshot, never a write into a worker's
+ * counters. Latency extremes cannot be subtracted, so a reset also bumps the table's epoch,
+ * which tells each worker to restart its min/max at its next event.
  */
 #ifndef SB_STATS_H
 #define SB_STATS_H
@@ -78,6 +79,7 @@ typedef struct worker_stats {
   uint32_t epoch;              /* the reset epoch min/max belong to */
   uint32_t in_event;           /* 1 while event() runs: the reporter sums it as concurrency */
   uint32_t warmup_event;       /* the running event began during warm-up: not recorded */
+  const uint32_t *reset_epoch; /* its table's epoch (stats_table.epoch) */
   latency_histogram *histogram;
   stats_error_entry error_codes[STATS_WORKER_ERROR_CODES];
 } __attribute__((aligned(128))) worker_stats;
@@ -128,14 +130,23 @@ typedef struct sb_stat {
   unsigned error_code_count;
 } sb_stat_t;
 
-/* Allocate stats for `workers` workers plus one background slot (id == workers). */
-int stats_init(unsigned workers);
-void stats_free(void);
+/* A worker's stats, zeroed, with its histogram; `reset_epoch` is the epoch of the table it
+   will be listed in (NULL: none, for a worker no report reads). 0 or -1 (out of memory). */
+int worker_stats_init(worker_stats *w, const uint32_t *reset_epoch);
+void worker_stats_free(worker_stats *w);
 
-worker_stats *stats_of(unsigned thread_id);
+/* The stats of a run's workers, by worker id, and the run's reset epoch. */
+typedef struct stats_table {
+  worker_stats **workers;
+  unsigned count;
+  uint32_t epoch;
+} stats_table;
+
+int stats_table_init(stats_table *t, unsigned count);
+void stats_table_free(stats_table *t);
 
 /* Reset epoch: bumped by the reporter when it takes a new baseline. */
-void stats_new_epoch(void);
+void stats_new_epoch(stats_table *t);
 
 /* Record one finished event of `latency_ns` for `w` (called by the owning worker). */
 void stats_record_event(worker_stats *w, uint64_t latency_ns);
@@ -153,23 +164,32 @@ static inline void stats_count(worker_stats *w, sb_counter_type type, uint64_t a
   __atomic_store_n(&w->counters[type], w->counters[type] + amount, __ATOMIC_RELAXED);
 }
 
+/* The same for a slot several threads write (the background slot): an atomic add, since a
+   load and a store could lose another thread's count in between. */
+static inline void stats_count_shared(worker_stats *w, sb_counter_type type, uint64_t amount)
+{
+  __atomic_fetch_add(&w->counters[type], amount, __ATOMIC_RELAXED);
+}
+
 /* The latency (seconds) at percentile `pct` of a report's histogram, clamped to its exact
    extremes; 0 when the report has no latencies. */
 double stats_percentile(const sb_stat_t *stat, double pct);
 
-/* Snapshot of the workers' stats (background slot excluded). */
-int stats_snapshot_init(stats_snapshot *s);
+/* Snapshots of a table of `threads` workers (only the table's workers: a worker_stats no
+   table lists, such as the background one, is in no report). */
+int stats_snapshot_init(stats_snapshot *s, unsigned threads);
 void stats_snapshot_free(stats_snapshot *s);
-void stats_take(stats_snapshot *s);
+void stats_take(const stats_table *t, stats_snapshot *s);
 void stats_copy(stats_snapshot *dst, const stats_snapshot *src);
 
 /* Minimum and maximum event latency since the last epoch, over all workers (ns). */
-void stats_latency_extremes(uint64_t *min_ns, uint64_t *max_ns);
+void stats_latency_extremes(const stats_table *t, uint64_t *min_ns, uint64_t *max_ns);
 /* The same for one worker; false (and 0, 0) if it finished no event since the epoch. */
-bool stats_thread_latency_extremes(unsigned thread_id, uint64_t *min_ns, uint64_t *max_ns);
+bool stats_thread_latency_extremes(const stats_table *t, unsigned thread_id, uint64_t *min_ns,
+                                   uint64_t *max_ns);
 
 /* In-flight events (workers inside event()). */
-unsigned stats_in_flight(void);
+unsigned stats_in_flight(const stats_table *t);
 
 /*
  * Fill `out` with what happened between `from` and `to`; `scratch` receives the interval

@@ -31,10 +31,10 @@ static void cpu_print_mode(void)
   log_text(LOG_NOTICE, "Prime numbers limit: %u\n", max_prime);
 }
 
-static int cpu_event(int thread_id)
+static int cpu_event(worker *w)
 {
   unsigned long long n = 0;
-  (void) thread_id;
+  (void) w;
 
   for (unsigned long long c = 3; c < max_prime; c++) {
     double limit = sqrt((double) c);
@@ -52,12 +52,13 @@ static int cpu_event(int thread_id)
   return 0;
 }
 
-static void cpu_report_cumulative(sb_stat_t *stat)
+static void cpu_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
+  (void) reporter;
   log_text(LOG_NOTICE, "CPU speed:");
   log_text(LOG_NOTICE, "    events per second: %8.2f",
            stat->time_interval > 0 ? (double) stat->events / stat->time_interval : 0);
-  report_cumulative_general(stat);
+  report_cumulative_general(stat, layout);
 }
 
 sb_test cpu_test = {

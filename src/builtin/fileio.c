@@ -73,14 +73,16 @@ static int fileio_open(void)
   return fileio_files_open(&settings, &files) == 0 ? 0 : 1;
 }
 
-static int fileio_thread_init(int thread_id)
+static int fileio_thread_init(worker *runner_worker)
 {
-  return fileio_io_thread_init(&workers[thread_id]) == 0 ? 0 : 1;
+  fileio_worker *w = &workers[runner_worker->id];
+  w->worker = runner_worker;
+  return fileio_io_thread_init(w) == 0 ? 0 : 1;
 }
 
-static int fileio_event(int thread_id)
+static int fileio_event(worker *runner_worker)
 {
-  fileio_worker *w = &workers[thread_id];
+  fileio_worker *w = &workers[runner_worker->id];
   fileio_request r;
 
   if (fileio_request_next(w, &r) != 0)
@@ -91,9 +93,9 @@ static int fileio_event(int thread_id)
   return fileio_io_execute(w, &r) == 0 ? 0 : 1;
 }
 
-static int fileio_thread_done(int thread_id)
+static int fileio_thread_done(worker *runner_worker)
 {
-  return fileio_io_thread_done(&workers[thread_id]) == 0 ? 0 : 1;
+  return fileio_io_thread_done(&workers[runner_worker->id]) == 0 ? 0 : 1;
 }
 
 static int fileio_done(void)

@@ -20,6 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
+#include "worker.h"
+
 typedef enum {
   FILEIO_SEQWR,      /* sequential write: the run creates the files anew */
   FILEIO_SEQREWR,    /* sequential rewrite of prepared files */
@@ -102,6 +105,7 @@ struct fileio_aio;
 /* What one worker owns; only its own thread touches it during the run. */
 typedef struct fileio_worker {
   int thread_id;
+  worker *worker;               /* the runner's worker this one is the fileio part of */
   const fileio_settings *settings;
   const fileio_files *files;
   unsigned char *buffer;        /* request_size bytes, page aligned: sync and mmap I/O */
@@ -167,7 +171,7 @@ int fileio_aio_drain(fileio_worker *w);
 /* ---- fileio_block.c ---- */
 /* Fill a block with random bytes, their CRC-32 and the block's offset in its file (1.0.20's
    layout, so files of either tool validate with the other). */
-void fileio_block_fill(unsigned char *block, size_t len, uint64_t offset);
+void fileio_block_fill(rand_state *rand, unsigned char *block, size_t len, uint64_t offset);
 /* Check a block read back; on a mismatch print 1.0.20's FATAL lines and return -1. */
 int fileio_block_check(const unsigned char *block, size_t len, uint64_t offset);
 /* The smallest block --validate can use: the checksum and offset fields. */
@@ -180,11 +184,11 @@ int fileio_latency_init(unsigned threads, unsigned kinds);
 void fileio_latency_free(void);
 /* One finished operation of the calling worker; `measured` is false for warm-up work. */
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured);
-/* Whether the running event of `thread_id` is measured (not a warm-up event). */
-bool fileio_latency_measured(int thread_id);
+/* Whether the running event of `w` is measured (not a warm-up event). */
+bool fileio_latency_measured(const worker *w);
 /* When the running event of `thread_id` started: the first operation of an event starts with
    it, so it needs no clock read of its own. */
-uint64_t fileio_event_started_ns(int thread_id);
+uint64_t fileio_event_started_ns(const worker *w);
 
 typedef struct fileio_latency_summary {
   uint64_t count;
@@ -198,7 +202,9 @@ void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], doubl
 struct sb_stat;
 void fileio_print_extra_flags(const fileio_settings *s);
 void fileio_report_mode(const fileio_settings *s);
-void fileio_report_intermediate(struct sb_stat *stat);
-void fileio_report_cumulative(struct sb_stat *stat);
+void fileio_report_intermediate(worker *reporter, struct sb_stat *stat,
+                                const report_layout *layout);
+void fileio_report_cumulative(worker *reporter, struct sb_stat *stat,
+                              const report_layout *layout);
 
 #endif

@@ -189,7 +189,7 @@ int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns
   else
     io_prep_pwrite(&slot->iocb, fd, buffer, r->size, (long long) r->pos);
   slot->iocb.data = slot;
-  slot->measured = fileio_latency_measured(w->thread_id);
+  slot->measured = fileio_latency_measured(w->worker);
   slot->submitted_ns = now_ns;
 
   int rc;

@@ -36,17 +36,17 @@ static uint32_t crc32_of(const unsigned char *data, size_t len)
   return c ^ 0xFFFFFFFFu;
 }
 
-void fileio_block_fill(unsigned char *block, size_t len, uint64_t offset)
+void fileio_block_fill(rand_state *rand, unsigned char *block, size_t len, uint64_t offset)
 {
   size_t payload = len - FILEIO_BLOCK_TRAILER;
   size_t i = 0;
 
   for (; i + sizeof(uint64_t) <= payload; i += sizeof(uint64_t)) {
-    uint64_t r = sb_rand_uniform_uint64();
+    uint64_t r = rand_next(rand);
     memcpy(block + i, &r, sizeof(r));
   }
   if (i < payload) {
-    uint64_t r = sb_rand_uniform_uint64();
+    uint64_t r = rand_next(rand);
     memcpy(block + i, &r, payload - i);
   }
   uint32_t crc = crc32_of(block, payload);

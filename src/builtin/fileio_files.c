@@ -141,8 +141,8 @@ static unsigned char *page_aligned_zeroed(size_t len)
 }
 
 /* Bring one file up to the test size in whole blocks, from where it ends now. */
-static int fill_file(const fileio_settings *s, unsigned index, int flags, unsigned char *block,
-                     uint64_t *written)
+static int fill_file(const fileio_settings *s, rand_state *rand, unsigned index, int flags,
+                     unsigned char *block, uint64_t *written)
 {
   char name[64];
   int fd;
@@ -167,7 +167,7 @@ static int fill_file(const fileio_settings *s, unsigned index, int flags, unsign
 
   for (; offset < s->file_size; offset += s->block_size) {
     if (s->validate)
-      fileio_block_fill(block, s->block_size, offset);
+      fileio_block_fill(rand, block, s->block_size, offset);
     if (write_fully(fd, block, s->block_size) != 0) {
       int err = errno;
       fileio_log_errno(err, "Failed to write file!");
@@ -206,10 +206,14 @@ int fileio_files_create(const fileio_settings *s)
     log_text(LOG_FATAL, "Failed to allocate a memory buffer");
     return -1;
   }
+  /* --validate's random bytes: the stream the main thread had (id = threads), as before
+     workers owned their streams. */
+  rand_state rand;
+  rand_state_seed(&rand, s->threads);
   uint64_t started = clock_now_ns();
   for (unsigned i = 0; i < s->file_num && rc == 0; i++)
-    rc = fill_file(s, i, flags, block, &written);
-  double seconds = (double) (clock_now_ns() - started) / 1e9;
+    rc = fill_file(s, &rand, i, flags, block, &written);
+  double seconds = units_ns_to_seconds(clock_now_ns() - started);
   free(block);
   if (rc != 0)
     return -1;

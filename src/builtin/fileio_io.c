@@ -48,10 +48,11 @@ void fileio_io_thread_free(fileio_worker *w)
 }
 
 /* --validate: a checksummed block at each whole block of a write. */
-static void fill_blocks(const fileio_settings *s, unsigned char *buffer, const fileio_request *r)
+static void fill_blocks(fileio_worker *w, unsigned char *buffer, const fileio_request *r)
 {
+  const fileio_settings *s = w->settings;
   for (uint64_t done = 0; done + s->block_size <= r->size; done += s->block_size)
-    fileio_block_fill(buffer + done, s->block_size, r->pos + done);
+    fileio_block_fill(&w->worker->rand, buffer + done, s->block_size, r->pos + done);
 }
 
 /* --validate: check each whole block of a read. A tail shorter than a block (a file size that
@@ -108,11 +109,11 @@ int fileio_io_completed(fileio_worker *w, const fileio_request *r, const unsigne
     return -1;
   fileio_request_finished(r);
   if (r->op == FILEIO_OP_READ) {
-    sb_counter_inc(w->thread_id, SB_CNT_READ);
-    sb_counter_add(w->thread_id, SB_CNT_BYTES_READ, r->size);
+    sb_worker_counter_add(w->worker, SB_CNT_READ, 1);
+    sb_worker_counter_add(w->worker, SB_CNT_BYTES_READ, r->size);
   } else {
-    sb_counter_inc(w->thread_id, SB_CNT_WRITE);
-    sb_counter_add(w->thread_id, SB_CNT_BYTES_WRITTEN, r->size);
+    sb_worker_counter_add(w->worker, SB_CNT_WRITE, 1);
+    sb_worker_counter_add(w->worker, SB_CNT_BYTES_WRITTEN, r->size);
   }
   fileio_latency_record(w->thread_id, r->op, latency_ns, measured);
   return 0;
@@ -140,7 +141,7 @@ static int do_fsync(fileio_worker *w, unsigned file, bool measured, uint64_t sta
     fileio_hint_for_errno(err, s, name, false);
     return -1;
   }
-  sb_counter_inc(w->thread_id, SB_CNT_OTHER);
+  sb_worker_counter_add(w->worker, SB_CNT_OTHER, 1);
   fileio_latency_record(w->thread_id, FILEIO_OP_FSYNC, latency, measured);
   return 0;
 }
@@ -156,7 +157,7 @@ static int transfer(fileio_worker *w, const fileio_request *r, bool measured, ui
   int error = 0;
 
   if (r->op == FILEIO_OP_WRITE && s->validate) {
-    fill_blocks(s, buffer, r);
+    fill_blocks(w, buffer, r);
     started = clock_now_ns();     /* the checksums are not part of the write */
   }
   if (s->io_mode == FILEIO_IO_MMAP) {
@@ -181,16 +182,16 @@ static int transfer(fileio_worker *w, const fileio_request *r, bool measured, ui
 int fileio_io_execute(fileio_worker *w, const fileio_request *r)
 {
   const fileio_settings *s = w->settings;
-  bool measured = fileio_latency_measured(w->thread_id);
+  bool measured = fileio_latency_measured(w->worker);
   /* The operation starts with the event (the request was chosen a few instructions ago). */
-  uint64_t now = fileio_event_started_ns(w->thread_id);
+  uint64_t now = fileio_event_started_ns(w->worker);
 
   if (r->op == FILEIO_OP_FSYNC)
     return do_fsync(w, r->file, measured, now);
 
   if (w->aio != NULL) {
     if (r->op == FILEIO_OP_WRITE && s->validate) {
-      fill_blocks(s, fileio_aio_next_buffer(w), r);
+      fill_blocks(w, fileio_aio_next_buffer(w), r);
       now = clock_now_ns();
     }
     if (fileio_aio_submit(w, r, now) != 0)
@@ -210,7 +211,7 @@ int fileio_io_execute(fileio_worker *w, const fileio_request *r)
 int fileio_io_thread_done(fileio_worker *w)
 {
   const fileio_settings *s = w->settings;
-  bool measured = fileio_latency_measured(w->thread_id);
+  bool measured = fileio_latency_measured(w->worker);
 
   if (w->aio != NULL && fileio_aio_drain(w) != 0)
     return -1;

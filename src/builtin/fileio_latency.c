@@ -92,18 +92,18 @@ void fileio_latency_free(void)
   now_histogram = interval_histogram = NULL;
 }
 
-bool fileio_latency_measured(int thread_id)
+bool fileio_latency_measured(const worker *w)
 {
-  return !stats_of((unsigned) thread_id)->warmup_event;
+  return !w->stats.warmup_event;
 }
 
-uint64_t fileio_event_started_ns(int thread_id)
+uint64_t fileio_event_started_ns(const worker *w)
 {
   /* Under --rate the runner's start is when the event was due, queueing included: an
      operation's own latency starts now. */
   if (runner_config()->rate > 0)
     return clock_now_ns();
-  return stats_of((unsigned) thread_id)->event_start_ns;
+  return w->stats.event_start_ns;
 }
 
 void fileio_latency_record(int thread_id, fileio_op op, uint64_t latency_ns, bool measured)
@@ -155,11 +155,11 @@ void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], doubl
     fileio_latency_summary *o = &out[k];
     o->count = count - seen[k].count;
     bool any = o->count > 0 && min != UINT64_MAX;
-    o->min = any ? (double) min / 1e9 : 0;
-    o->max = any ? (double) max / 1e9 : 0;
-    o->avg = o->count > 0 ? (double) (sum - seen[k].sum_ns) / 1e9 / (double) o->count : 0;
+    o->min = any ? units_ns_to_seconds(min) : 0;
+    o->max = any ? units_ns_to_seconds(max) : 0;
+    o->avg = o->count > 0 ? units_ns_to_seconds(sum - seen[k].sum_ns) / (double) o->count : 0;
     o->percentile = percentile > 0 && any
-        ? (double) histogram_percentile(interval_histogram, percentile, min, max) / 1e9 : 0;
+        ? units_ns_to_seconds(histogram_percentile(interval_histogram, percentile, min, max)) : 0;
 
     seen[k].count = count;
     seen[k].sum_ns = sum;

@@ -13,8 +13,8 @@
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
+#include "units.h"
 
-static const double mebibyte = 1024.0 * 1024.0;
 
 static double per_second(double amount, double seconds)
 {
@@ -77,27 +77,27 @@ void fileio_report_mode(const fileio_settings *s)
   log_text(LOG_NOTICE, "Doing %s test", test_mode_text[s->mode]);
 }
 
-void fileio_report_intermediate(sb_stat_t *stat)
+void fileio_report_intermediate(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
+  (void) reporter;
   double t = stat->time_interval;
   char pct[32];
 
   log_timestamped(LOG_NOTICE, stat->time_total,
                   "reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s "
                   "latency (ms,%s%%): %4.3f",
-                  per_second((double) stat->bytes_read / mebibyte, t),
-                  per_second((double) stat->bytes_written / mebibyte, t),
+                  per_second(units_mebibytes((double) stat->bytes_read), t),
+                  per_second(units_mebibytes((double) stat->bytes_written), t),
                   per_second((double) stat->other, t),
-                  percentile_text(runner_config()->percentile, pct, sizeof(pct)),
+                  percentile_text(layout->percentile, pct, sizeof(pct)),
                   stat->latency_pct * 1e3);
 }
 
 /* Ours: one line per kind of operation, after 1.0.20's blocks and their closing blank line,
    with no blank line of its own: without these lines the text is 1.0.20's exactly. */
-static void report_operation_latency(void)
+static void report_operation_latency(double percentile)
 {
   static const char *const names[FILEIO_OP_KINDS] = {"read:", "write:", "fsync:"};
-  double percentile = runner_config()->percentile;
   fileio_latency_summary ops[FILEIO_OP_KINDS];
   char column[40], pct[32];
 
@@ -120,8 +120,9 @@ static void report_operation_latency(void)
   }
 }
 
-void fileio_report_cumulative(sb_stat_t *stat)
+void fileio_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
+  (void) reporter;
   double t = stat->time_interval;
 
   log_text(LOG_NOTICE, "%s", "");
@@ -135,9 +136,9 @@ void fileio_report_cumulative(sb_stat_t *stat)
   log_text(LOG_NOTICE, "%s", "");
   log_text(LOG_NOTICE, "Throughput:");
   log_text(LOG_NOTICE, "    read, MiB/s:                  %4.2f",
-           per_second((double) stat->bytes_read / mebibyte, t));
+           per_second(units_mebibytes((double) stat->bytes_read), t));
   log_text(LOG_NOTICE, "    written, MiB/s:               %4.2f",
-           per_second((double) stat->bytes_written / mebibyte, t));
-  report_cumulative_general(stat);
-  report_operation_latency();
+           per_second(units_mebibytes((double) stat->bytes_written), t));
+  report_cumulative_general(stat, layout);
+  report_operation_latency(layout->percentile);
 }

@@ -196,10 +196,10 @@ static void sequential_advance(const fileio_request *r)
    point over the whole --file-total-size instead, which is the same whenever the file size is
    a multiple of the block size, and otherwise lands off the block grid that prepare (and
    --validate) use, or past the last file. */
-static void random_candidate(fileio_request *r)
+static void random_candidate(rand_state *rand, fileio_request *r)
 {
   uint64_t usable = settings->file_size * settings->file_num;
-  uint64_t offset = (uint64_t) (sb_rand_uniform_double() * (double) usable);
+  uint64_t offset = (uint64_t) (rand_double(rand) * (double) usable);
 
   if (offset >= usable)
     offset = usable - 1;
@@ -251,7 +251,7 @@ int fileio_request_next(fileio_worker *w, fileio_request *r)
       if (sequential)
         sequential_candidate(r);
       else
-        random_candidate(r);
+        random_candidate(&w->worker->rand, r);
       free_block = in_flight == NULL || !busy(key_of(r));
     } while (!free_block && !sequential && ++tries < 16);
 

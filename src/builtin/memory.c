@@ -26,6 +26,7 @@
 #include "report.h"
 #include "runner.h"
 #include "test.h"
+#include "units.h"
 
 typedef enum { SCOPE_GLOBAL, SCOPE_LOCAL } memory_scope;
 typedef enum { OPER_READ, OPER_WRITE, OPER_NONE } memory_oper;
@@ -320,17 +321,14 @@ static inline void access_block(uint64_t *block, size_t words, word_rng *r)
 
 static int memory_init(void)
 {
-  run_config config = *runner_config();
+  unsigned threads = runner_config()->threads;
 
-  if (parse_settings(config.threads) != 0)
+  if (parse_settings(threads) != 0)
     return 1;
-  if (alloc_blocks(config.threads) != 0) {
+  if (alloc_blocks(threads) != 0) {
     free_blocks();
     return 1;
   }
-  /* As in 1.0.20, the total size is this test's event limit and --events is ignored. */
-  config.max_events = 0;
-  runner_configure(&config);
   return 0;
 }
 
@@ -344,40 +342,40 @@ static void memory_print_mode(void)
   log_text(LOG_NOTICE, "%s", "");
 }
 
-static int memory_thread_init(int thread_id)
+static int memory_thread_init(worker *w)
 {
   if (settings.scope == SCOPE_LOCAL)
-    memset(blocks[thread_id], 0, settings.block_size);
+    memset(blocks[w->id], 0, settings.block_size);
   return 0;
 }
 
 /* The whole loop of one worker: its share of the total size, one block per event. The end
    of one event and the start of the next share a clock read (sb_event_next). */
-static int memory_thread_run(int thread_id)
+static int memory_thread_run(worker *w)
 {
-  uint64_t *block = blocks[thread_id];
+  uint64_t *block = blocks[w->id];
   size_t words = (size_t) (settings.block_size / sizeof(uint64_t));
   uint64_t budget = settings.events_per_thread;
   bool limited = budget > 0;
-  word_rng rng = { sb_rand_uniform_uint64() | 1, sb_rand_uniform_uint64() };
+  word_rng rng = { rand_next(&w->rand) | 1, rand_next(&w->rand) };
 
-  if (!sb_more_events(thread_id))
+  if (!sb_worker_more_events(w))
     return 0;
-  sb_event_start(thread_id);
+  sb_worker_event_start(w);
   for (;;) {
     access_block(block, words, &rng);
     if (limited && --budget == 0) {
-      sb_event_stop(thread_id);
+      sb_worker_event_stop(w);
       return 0;
     }
-    if (!sb_event_next(thread_id))
+    if (!sb_worker_event_next(w))
       return 0;
   }
 }
 
 static double mebibytes(uint64_t events)
 {
-  return (double) events * (double) settings.block_size / (1024.0 * 1024.0);
+  return units_mebibytes((double) events * (double) settings.block_size);
 }
 
 static double per_second(double amount, double seconds)
@@ -385,14 +383,17 @@ static double per_second(double amount, double seconds)
   return seconds > 0 ? amount / seconds : 0;
 }
 
-static void memory_report_intermediate(sb_stat_t *stat)
+static void memory_report_intermediate(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
+  (void) reporter;
+  (void) layout;
   log_timestamped(LOG_NOTICE, stat->time_total, "%4.2f MiB/sec",
                   per_second(mebibytes(stat->events), stat->time_interval));
 }
 
-static void memory_report_cumulative(sb_stat_t *stat)
+static void memory_report_cumulative(worker *reporter, sb_stat_t *stat, const report_layout *layout)
 {
+  (void) reporter;
   log_text(LOG_NOTICE, "Total operations: %" PRIu64 " (%8.2f per second)\n", stat->events,
            per_second((double) stat->events, stat->time_interval));
   if (settings.oper != OPER_NONE) {
@@ -400,7 +401,7 @@ static void memory_report_cumulative(sb_stat_t *stat)
     log_text(LOG_NOTICE, "%4.2f MiB transferred (%4.2f MiB/sec)\n", mib,
              per_second(mib, stat->time_interval));
   }
-  report_cumulative_general(stat);
+  report_cumulative_general(stat, layout);
 }
 
 static int memory_done(void)
@@ -411,6 +412,7 @@ static int memory_done(void)
 
 sb_test memory_test = {
   .name = "memory",
+  .limits_own_events = true,   /* --memory-total-size; --events is ignored, as in 1.0.20 */
   .description = "Memory functions speed test",
   .options = memory_args,
   .ops = {

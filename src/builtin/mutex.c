@@ -54,13 +54,13 @@ static void mutex_print_mode(void)
   log_text(LOG_INFO, "Doing mutex performance test");
 }
 
-static void lock_many(void)
+static void lock_many(rand_state *rand)
 {
   /* Locals: the barrier in the empty loop would otherwise reload the globals each turn. */
   const unsigned locks = locks_per_thread, loops = loops_per_lock, last = mutex_count - 1;
 
   for (unsigned n = 0; n < locks; n++) {
-    pthread_mutex_t *mutex = &mutexes[sb_rand_uniform(0, last)].mutex;
+    pthread_mutex_t *mutex = &mutexes[rand_uniform32(rand, 0, last)].mutex;
 
     for (unsigned i = 0; i < loops; i++)
       ck_pr_barrier();
@@ -72,13 +72,13 @@ static void lock_many(void)
 }
 
 /* One event per thread (unless --events or the time limit says none). */
-static int mutex_thread_run(int thread_id)
+static int mutex_thread_run(worker *w)
 {
-  if (!sb_more_events(thread_id))
+  if (!sb_worker_more_events(w))
     return 0;
-  sb_event_start(thread_id);
-  lock_many();
-  sb_event_stop(thread_id);
+  sb_worker_event_start(w);
+  lock_many(&w->rand);
+  sb_worker_event_stop(w);
   return 0;
 }
 

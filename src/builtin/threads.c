@@ -48,11 +48,11 @@ static void threads_print_mode(void)
   log_text(LOG_INFO, "Thread yields per test: %u Locks used: %u", yields_per_event, lock_count);
 }
 
-static int threads_event(int thread_id)
+static int threads_event(worker *w)
 {
   unsigned ticket = __atomic_fetch_add(&events_started, 1, __ATOMIC_RELAXED);
   pthread_mutex_t *mutex = &locks[ticket % lock_count].mutex;
-  (void) thread_id;
+  (void) w;
 
   for (unsigned i = 0; i < yields_per_event; i++) {
     pthread_mutex_lock(mutex);

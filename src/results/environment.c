@@ -83,7 +83,7 @@ int environment_command_line(char ***argv, size_t *argc)
   return 0;
 }
 
-int environment_given_options(result_option **out, size_t *count)
+int environment_given_options(const run_config *cfg, result_option **out, size_t *count)
 {
   size_t n = options_count(), used = 0;
   *out = calloc(n ? n : 1, sizeof(result_option));
@@ -95,7 +95,10 @@ int environment_given_options(result_option **out, size_t *count)
     const char *name = option_name(opt);
     if (!option_given(opt))
       continue;
-    const char *text = option_text(opt);
+    char run_text[32];
+    const char *text = run_config_option_text(cfg, name, run_text, sizeof(run_text));
+    if (text == NULL)
+      text = option_text(opt);
     (*out)[used].name = strdup(name);
     (*out)[used].value = strdup(environment_option_is_secret(name) ? ENVIRONMENT_MASK
                                 : text ? text : "");

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "results/result.h"
+#include "run_config.h"
 
 /* Fill a client entry with this machine's host, OS and CPU count. */
 void environment_describe_client(result_client *c);
@@ -22,7 +23,8 @@ int environment_command_line(char ***argv, size_t *argc);
 bool environment_option_is_secret(const char *name);
 #define ENVIRONMENT_MASK "*****"
 
-/* The options the user gave, as name/value text, secrets masked; -1 when out of memory. */
-int environment_given_options(result_option **out, size_t *count);
+/* The options the user gave, as name/value text as the run of `cfg` uses them (a sweep's
+   step: its thread count), secrets masked; -1 when out of memory. */
+int environment_given_options(const run_config *cfg, result_option **out, size_t *count);
 
 #endif

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "logger.h"
 #include "report.h"
 #include "results/output.h"
@@ -86,13 +87,6 @@ result_doc *results_session(void)
   return &session;
 }
 
-static uint64_t wall_clock_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 /* --start-at: Unix seconds, +seconds, or an ISO 8601 date and time (Z = UTC, else local). */
 static bool parse_start_at(const char *text, uint64_t *out)
 {
@@ -103,7 +97,7 @@ static bool parse_start_at(const char *text, uint64_t *out)
     seconds = strtod(text + 1, &end);
     if (end == text + 1 || *end != '\0' || !(seconds >= 0 && seconds <= START_AT_MAX_AHEAD_S))
       return false;
-    *out = wall_clock_ns() + (uint64_t) (seconds * 1e9);
+    *out = clock_wall_ns() + (uint64_t) (seconds * 1e9);
     return true;
   }
   seconds = strtod(text, &end);
@@ -181,7 +175,7 @@ int results_configure(const char *command, run_config *run)
                             "YYYY-MM-DDTHH:MM:SS[Z] within the next 7 days");
       return -1;
     }
-    if (at > wall_clock_ns() + (uint64_t) (START_AT_MAX_AHEAD_S * 1e9)) {
+    if (at > clock_wall_ns() + (uint64_t) (START_AT_MAX_AHEAD_S * 1e9)) {
       option_report_invalid("start-at", start, NULL, "a time within the next 7 days");
       return -1;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "db.h"
 #include "logger.h"
 #include "options.h"
@@ -20,17 +21,8 @@ static result_run run;
 static bool measuring;
 static bool out_of_memory;
 
-static uint64_t wall_clock_ns(void)
+void recorder_begin(const char *test_name, const run_config *cfg)
 {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-void recorder_begin(const char *test_name)
-{
-  const run_config *cfg = runner_config();
-
   result_run_free(&run);
   measuring = false;
   out_of_memory = false;
@@ -47,7 +39,7 @@ void recorder_begin(const char *test_name)
   run.clients = calloc(1, sizeof(result_client));
   if (run.clients == NULL || run.test == NULL ||
       environment_command_line(&run.argv, &run.argc) != 0 ||
-      environment_given_options(&run.options, &run.option_count) != 0) {
+      environment_given_options(cfg, &run.options, &run.option_count) != 0) {
     out_of_memory = true;
     return;
   }
@@ -59,7 +51,7 @@ void recorder_begin(const char *test_name)
 void recorder_measurement_started(void)
 {
   measuring = true;
-  run.start_unix_ns = wall_clock_ns();
+  run.start_unix_ns = clock_wall_ns();
   if (run.client_count > 0)
     run.clients[0].start_unix_ns = run.start_unix_ns;
 }

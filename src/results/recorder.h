@@ -9,10 +9,12 @@
 #include <stdbool.h>
 
 #include "results/result.h"
+#include "run_config.h"
 #include "stats.h"
 
-/* A new run of `test_name` (a sweep runs several, one per thread count). */
-void recorder_begin(const char *test_name);
+/* A new run of `test_name` with configuration `cfg` (a sweep runs several, one per thread
+   count). */
+void recorder_begin(const char *test_name, const run_config *cfg);
 /* The measurement starts now (after the warm-up): remember the wall clock. */
 void recorder_measurement_started(void);
 /* An interval report; `with_queue`: --rate's queue length and concurrency are meaningful. */

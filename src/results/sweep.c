@@ -42,7 +42,7 @@ bool sweep_requested(void)
   return opt_numbers("threads", values, 2) > 1;
 }
 
-int sweep_check_options(void)
+int sweep_check_options(const run_config *cfg)
 {
   double values[SWEEP_MAX_RUNS + 1];
   size_t n = opt_numbers("threads", values, SWEEP_MAX_RUNS + 1);
@@ -52,7 +52,7 @@ int sweep_check_options(void)
                           "up to 64 thread counts in a sweep");
     return -1;
   }
-  if (n > 1 && opt_is_set("start-at") && runner_config()->max_time <= 0) {
+  if (n > 1 && opt_is_set("start-at") && cfg->max_time <= 0) {
     log_text(LOG_FATAL, "--start-at with a thread sweep needs --time: each run starts "
              "--warmup-time + --time + %g seconds after the one before", SWEEP_PAUSE_S);
     return -1;
@@ -94,30 +94,24 @@ static char *read_all(int fd, size_t *len)
 }
 
 /* In the child: become a run with `threads` threads and run it. Never returns. */
-static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd)
+static void child_run(sb_test *test, const run_config *sweep, worker *main, unsigned threads,
+                      uint64_t start_at, int fd)
 {
-  run_config cfg = *runner_config();
-  char text[32];
+  run_config cfg = *sweep;             /* this step's own configuration */
 
   sigaction(SIGINT, &inherited_int, NULL);
   sigaction(SIGTERM, &inherited_term, NULL);
   cfg.threads = threads;
+  cfg.sweep_step = true;
   cfg.start_at_unix_ns = start_at;
-  runner_configure(&cfg);
-  snprintf(text, sizeof(text), "%u", threads);
-  option_force("threads", text);       /* sysbench.opt.threads in the scripts' states */
   if (lua_env_loaded())
-    lua_env_refresh_options();
-  stats_free();
-  if (stats_init(threads) != 0) {
-    log_text(LOG_FATAL, "Out of memory for the statistics of %u threads", threads);
-    _exit(1);
-  }
-  sb_tls_thread_id = (int) threads;
-  rand_thread_init(threads);
+    lua_env_refresh_options(&cfg);     /* sysbench.opt.threads in the main state */
+  /* The main thread's stream is that of id `threads`, as in a single run of that many. */
+  main->id = threads;
+  rand_state_seed(&main->rand, threads);
   results_enter_sweep_child(fd);
 
-  int rc = runner_run(test);
+  int rc = runner_run(test, &cfg, main);
 
   if (lua_env_loaded())
     lua_env_done();
@@ -128,7 +122,8 @@ static void child_run(sb_test *test, unsigned threads, uint64_t start_at, int fd
 }
 
 /* Run one thread count; its runs go into the session. Returns the child's exit code. */
-static int run_one(sb_test *test, unsigned threads, uint64_t start_at)
+static int run_one(sb_test *test, const run_config *sweep, worker *main, unsigned threads,
+                   uint64_t start_at)
 {
   int fds[2];
 
@@ -147,7 +142,7 @@ static int run_one(sb_test *test, unsigned threads, uint64_t start_at)
   }
   if (pid == 0) {
     close(fds[0]);
-    child_run(test, threads, start_at, fds[1]);
+    child_run(test, sweep, main, threads, start_at, fds[1]);
   }
   close(fds[1]);
   child_pid = pid;
@@ -236,11 +231,10 @@ static void write_pages(const char *test_name)
   free(html);
 }
 
-int sweep_run(sb_test *test)
+int sweep_run(sb_test *test, const run_config *cfg, worker *main)
 {
   double values[SWEEP_MAX_RUNS];
   size_t n = opt_numbers("threads", values, SWEEP_MAX_RUNS);
-  const run_config *cfg = runner_config();
   int rc = 0;
 
   results_enable_recording();
@@ -278,7 +272,7 @@ int sweep_run(sb_test *test)
       start_at += (uint64_t) ((double) k * (cfg->warmup_time + cfg->max_time + SWEEP_PAUSE_S)
                               * 1e9);
     log_text(LOG_NOTICE, "Thread sweep: run %zu of %zu, %u threads\n", k + 1, n, threads);
-    rc = run_one(test, threads, start_at);
+    rc = run_one(test, cfg, main, threads, start_at);
   }
   sigaction(SIGTERM, &inherited_term, NULL);
   sigaction(SIGINT, &inherited_int, NULL);

@@ -115,6 +115,66 @@ is "$rc" 0 "sysbench.report_default as the intermediate hook"
 like "$out" '^\[ 1s \] thds: 2 tps: [0-9]+\.[0-9]{2} qps: 0\.00 \(r/w/o: 0\.00/0\.00/0\.00\) lat \(ms,95%\): [0-9]+\.[0-9]{2} err/s 0\.00 reconn/s: 0\.00$' \
      "report_default prints 1.0.20's line, 'err/s' without a colon included"
 
+# report_default formats its line where the C report formats its own (report.c): the bytes
+# must stay those of the Lua formatter it replaced (1.0.20's, kept here verbatim), for
+# fractional stamps and percentiles, big counts and an empty interval (1.0.20's Lua divides
+# by it anyway: inf / nan).
+write report_bytes.lua <<'LUA'
+ffi.cdef "int log_timestamp_decimals(void);"
+local function report_time(width, seconds)
+   return string.format("%" .. width .. "." .. ffi.C.log_timestamp_decimals() .. "f", seconds)
+end
+local function rate(n, seconds) return n / seconds end
+local function percentile_text()
+   local p = sysbench.opt.percentile
+   if p == math.floor(p) then return string.format("%u", p) end
+   return tostring(p)
+end
+local function lua_1_0_line(stat)
+   local seconds = stat.time_interval
+   return string.format("[ %ss ] thds: %u tps: %4.2f qps: %4.2f " ..
+                          "(r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f " ..
+                          "err/s %4.2f reconn/s: %4.2f",
+                       report_time("", stat.time_total), stat.threads_running,
+                       rate(stat.events, seconds),
+                       rate(stat.reads + stat.writes + stat.other, seconds),
+                       rate(stat.reads, seconds), rate(stat.writes, seconds),
+                       rate(stat.other, seconds), percentile_text(),
+                       stat.latency_pct * 1000, rate(stat.errors, seconds),
+                       rate(stat.reconnects, seconds))
+end
+function event() end
+function done()
+  local stats = {
+    {threads_running = 2, time_interval = 1, time_total = 1, events = 1234, reads = 17276,
+     writes = 4936, other = 2468, latency_pct = 0.00123, errors = 3, reconnects = 1},
+    {threads_running = 64, time_interval = 0.5, time_total = 10.5, events = 7, reads = 0,
+     writes = 0, other = 0, latency_pct = 12.3456, errors = 0, reconnects = 0},
+    {threads_running = 1, time_interval = 0.999999, time_total = 3600.25, events = 2^40,
+     reads = 2^41, writes = 3, other = 1, latency_pct = 1e-7, errors = 2^33, reconnects = 5},
+    {threads_running = 1, time_interval = 0, time_total = 0, events = 5, reads = 1,
+     writes = 2, other = 3, latency_pct = 0, errors = 0, reconnects = 0},
+    {threads_running = 3, time_interval = 0, time_total = 2, events = 0, reads = 0,
+     writes = 0, other = 0, latency_pct = 0, errors = 0, reconnects = 0},
+  }
+  local real_print = print
+  for i, s in ipairs(stats) do
+    local got
+    print = function(line) got = line end
+    sysbench.report_default(s)
+    print = real_print
+    local want = lua_1_0_line(s)
+    print(got == want and ("stat " .. i .. " same") or ("stat " .. i .. ": " .. got .. " | " .. want))
+  end
+end
+LUA
+for pct in 95 99.9 99.123456789012; do
+  sb report_bytes.lua run --events=1 --time=0 --report-interval=0.5 --percentile=$pct
+  is "$(printf '%s\n' "$out" | grep '^stat ' | tr '\n' ' ')" \
+     "stat 1 same stat 2 same stat 3 same stat 4 same stat 5 same " \
+     "report_default prints the bytes 1.0.20's Lua formatter printed (--percentile=$pct)"
+done
+
 REPORTER=report_csv sb hooks.lua run --threads=2 --time=2 --report-interval=1
 like "$out" '^1,2,[0-9]+\.[0-9]{2},0\.00,0\.00,0\.00,0\.00,[0-9]+\.[0-9]{2},0\.00,0\.00$' \
      "report_csv prints time,threads,tps,qps,r,w,o,latency,err/s,reconn/s"

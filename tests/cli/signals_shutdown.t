@@ -3,7 +3,9 @@
 # 1.0.20's FATAL line and the report with the number of unfinished events (not counted), exit 2; a thread_init slower
 # than --thread-init-timeout is a FATAL line, exit 2; Ctrl-C (SIGINT) or SIGTERM during run
 # prints the cumulative report for what ran and exits 128 + signal (1.0.20 just dies); a
-# signal the parent ignores stays ignored, as in 1.0.20.
+# signal the parent ignores stays ignored, as in 1.0.20. When the stop and the forced shutdown
+# come is the timeline's rule, unit-tested with a fake clock (tests/unit/test_run_timeline.c);
+# the runs here are as short as the behaviour allows.
 . "$(dirname "$0")/../lib/tap.sh"
 
 write hang.lua <<'LUA'
@@ -17,10 +19,10 @@ end
 LUA
 
 start=$(date +%s)
-sb hang.lua run --time=1 --forced-shutdown=1 --threads=2
+sb hang.lua run --time=0.5 --forced-shutdown=0.5 --threads=2
 elapsed=$(( $(date +%s) - start ))
 is "$rc" 2 "a forced shutdown exits 2"
-like "$out" "^Forcing shutdown in 2 seconds$" "the shutdown time is announced: --time + --forced-shutdown"
+like "$out" "^Forcing shutdown in 1 seconds$" "the shutdown time is announced: --time + --forced-shutdown"
 like "$out" "^FATAL: The --max-time limit has expired, forcing shutdown\.\.\.$" "1.0.20's FATAL line"
 like "$out" "^Number of unfinished transactions on forced shutdown: 1$" \
      "the hung event is reported as unfinished (exactly 1)"
@@ -33,7 +35,7 @@ write hang_first.lua <<'LUA'
 ffi.cdef "int usleep(unsigned int);"
 function event() ffi.C.usleep(30000000) end
 LUA
-sb hang_first.lua run --time=1 --forced-shutdown=1
+sb hang_first.lua run --time=0.5 --forced-shutdown=0.5
 is "$rc" 2 "a forced shutdown of a run whose only event hangs exits 2"
 like "$out" "^Number of unfinished transactions on forced shutdown: 1$" "... with one unfinished event"
 like "$out" "^    total number of events: +0$" "... not counted as an event (1.0.20 counts none)"
@@ -63,11 +65,11 @@ like "$out" "^FATAL: Worker threads failed to initialize within 1 seconds!$" \
 num_cmp "$elapsed" "<" 4 "... after the timeout, not after thread_init ($elapsed s)"
 
 # Ctrl-C: the signal goes to the background process; the report covers what ran.
-interrupt() {   # interrupt SIGNAL: runs steady.lua for 30 s and sends SIGNAL after ~1.5 s
+interrupt() {   # interrupt SIGNAL: runs steady.lua for 30 s and sends SIGNAL after ~1 s
   (cd "$TEST_TMP" && exec "$SB" steady.lua run --time=30 --threads=2 --report-interval=1) \
     >"$TEST_TMP/bg.out" 2>&1 &
   local pid=$!
-  sleep 1.5
+  sleep 1
   kill -"$1" "$pid"
   wait "$pid"
   rc=$?
@@ -90,14 +92,14 @@ like "$out" "^General statistics:$" "SIGTERM prints the report too"
 
 # A signal the parent ignores stays ignored, as in 1.0.20 (which installs no handler): a
 # script's `trap '' INT`, and the background jobs of a non-interactive shell, which get SIGINT
-# ignored. Both binaries run 20 events at 10 per second (about 2 s); the signal goes out once
+# ignored. Both binaries run 20 events at 20 per second (about 1 s); the signal goes out once
 # the threads have started. "Not cut short" is the count: all 20 events, exit 0. (Should the
 # signal come after the end, both still pass; no timing is asserted.)
 ignored_signal_run() {   # ignored_signal_run BINARY SIGNAL trap|background [ARGS...]
   local bin=$1 sig=$2 how=$3 dir
   shift 3
   dir=$(mktemp -d "$TEST_TMP/ignored.XXXXXX")
-  local cmd=("$bin" cpu --cpu-max-prime=10 --events=20 --rate=10 --time=0 "$@" run)
+  local cmd=("$bin" cpu --cpu-max-prime=10 --events=20 --rate=20 --time=0 "$@" run)
   if [ "$how" = trap ]; then
     (cd "$dir" && trap '' "$sig" && exec "${cmd[@]}") >"$dir/out" 2>&1 &
     echo $! >"$dir/pid"
@@ -137,7 +139,7 @@ done
 # A thread sweep forks one process per run: the run, not only the sweep, keeps SIGINT ignored.
 dir=$(mktemp -d "$TEST_TMP/sweep.XXXXXX")
 (cd "$dir" && trap '' INT &&
-   exec "$SB" cpu --cpu-max-prime=10 --events=20 --rate=10 --time=0 --threads=1,2 run) \
+   exec "$SB" cpu --cpu-max-prime=10 --events=20 --rate=20 --time=0 --threads=1,2 run) \
   >"$dir/out" 2>&1 &
 sweep=$!
 for i in $(seq 100); do grep -q "^Threads started!" "$dir/out" && break; sleep 0.1; done

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdarg.h>
+#include <string.h>
 
 static int tap_count;
 static int tap_failed;
@@ -37,6 +38,14 @@ static inline int tap_check(int cond, const char *fmt, ...)
     double tap_g_ = (double) (got), tap_w_ = (double) (want);                   \
     if (!tap_check(tap_g_ op tap_w_, "%s", name))                               \
       printf("#   got %.10g, expected %s %.10g\n", tap_g_, #op, tap_w_);        \
+  } while (0)
+
+/* String equality with both strings shown on failure. */
+#define is_str(got, want, name)                                                  \
+  do {                                                                           \
+    const char *tap_gs_ = (got), *tap_ws_ = (want);                              \
+    if (!tap_check(strcmp(tap_gs_, tap_ws_) == 0, "%s", name))                   \
+      printf("#   got '%s', expected '%s'\n", tap_gs_, tap_ws_);               \
   } while (0)
 
 static inline void tap_skip(const char *why)

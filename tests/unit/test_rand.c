@@ -767,10 +767,44 @@ static void test_varstr(void)
   ok(swapped, "varstr with min > max uses [1, max] like master");
 }
 
+/* A worker's rand_state is the stream the thread-bound names give for its id: the state
+   belongs to the worker, not to the thread drawing from it. */
+static void test_worker_states(void)
+{
+  enum { N = 64 };
+  rand_state a, b, other;
+  uint64_t via_thread[N];
+  bool same_as_thread = true, apart = true, unshared = true;
+
+  use(DIST_UNIFORM, 0);
+  draw_stream(via_thread, N, 6);
+  rand_state_seed(&a, 6);
+  rand_state_seed(&b, 6);
+  rand_state_seed(&other, 7);
+  for (int i = 0; i < N; i++) {
+    uint64_t x = rand_next(&a);
+    same_as_thread = same_as_thread && x == via_thread[i];
+    apart = apart && rand_next(&other) != x;
+  }
+  ok(same_as_thread, "rand_state_seed(id) gives the stream rand_thread_init(id) gives");
+  ok(apart, "states seeded for different ids give different streams");
+  /* b has not drawn while a drew: each state is its own stream */
+  for (int i = 0; i < N; i++)
+    unshared = unshared && rand_next(&b) == via_thread[i];
+  ok(unshared, "drawing from one state leaves another of the same id untouched");
+
+  rand_state_seed(&a, 6);
+  rand_bind_thread(&a);
+  ok(sb_rand_uniform_uint64() == via_thread[0] && rand_next(&a) == via_thread[1],
+     "1.0.20's id-less names draw from the state bound to the thread, and advance it");
+  rand_thread_init(0);
+}
+
 int main(void)
 {
   test_parse();
   test_streams();
+  test_worker_states();
   test_uninitialised_thread();
   test_bounds();
   test_uniform();

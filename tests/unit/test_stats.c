@@ -1,8 +1,8 @@
 /*
  * test_stats.c: unit tests for src/stats.{h,c}: per-worker counters summed by snapshots,
  * intervals as differences of snapshots, latency sum / average / extremes, the reset epoch
- * that restarts min/max without writing into workers, thread fairness, the background slot
- * kept out of reports, and snapshots taken while a worker keeps recording.
+ * that restarts min/max without writing into workers, thread fairness, stats no table lists
+ * (the background's) kept out of reports, and snapshots taken while a worker keeps recording.
  */
 #include "stats.h"
 #include "tap.h"
@@ -14,14 +14,24 @@
 
 #define NS_PER_MS UINT64_C(1000000)
 
+/* Three workers' stats listed in a table, and one (the background's) that no table lists. */
+static worker_stats workers[3];
+static worker_stats background;
+static stats_table table;
+
+static worker_stats *stats_of(unsigned id)
+{
+  return &workers[id];
+}
+
 static stats_snapshot snap(uint64_t taken_ns)
 {
   stats_snapshot s;
-  if (stats_snapshot_init(&s) != 0) {
+  if (stats_snapshot_init(&s, table.count) != 0) {
     printf("Bail out! stats_snapshot_init failed\n");
     exit(1);
   }
-  stats_take(&s);
+  stats_take(&table, &s);
   s.taken_ns = taken_ns;
   return s;
 }
@@ -42,13 +52,13 @@ static void test_counters_and_latency(void)
   stats_of(0)->counters[SB_CNT_ERROR] += 1;
   stats_of(1)->counters[SB_CNT_RECONNECT] += 1;
   stats_of(0)->counters[SB_CNT_ROWS] += 140;
-  /* a bogus thread id lands in the background slot, which reports leave out */
-  stats_of(12345)->counters[SB_CNT_READ] += 1000;
-  ok(stats_of(12345) == stats_of(3), "an unknown thread id is the background slot");
+  /* the background's stats are in no table: reports leave them out */
+  background.counters[SB_CNT_READ] += 1000;
+  stats_record_event(&background, 1);
 
   stats_snapshot end = snap(2 * UINT64_C(1000000000));
   uint64_t mn, mx;
-  stats_latency_extremes(&mn, &mx);
+  stats_latency_extremes(&table, &mn, &mx);
   stats_compute(&r, &start, &end, scratch, 95, mn, mx);
 
   ok_num(r.events, ==, 4, "events summed over workers");
@@ -80,14 +90,14 @@ static void test_counters_and_latency(void)
 
   /* A reset: new baseline and epoch. The next interval holds only what follows it. */
   stats_snapshot base = snap(end.taken_ns);
-  stats_new_epoch();
-  ok(!stats_thread_latency_extremes(0, &mn, &mx) && mn == 0 && mx == 0,
+  stats_new_epoch(&table);
+  ok(!stats_thread_latency_extremes(&table, 0, &mn, &mx) && mn == 0 && mx == 0,
      "after a reset a worker has no extremes until its next event");
   stats_record_event(stats_of(0), 5 * NS_PER_MS);
   stats_record_event(stats_of(2), 7 * NS_PER_MS);
   stats_of(2)->counters[SB_CNT_READ] += 3;
   stats_snapshot later = snap(end.taken_ns + 500000000);
-  stats_latency_extremes(&mn, &mx);
+  stats_latency_extremes(&table, &mn, &mx);
   stats_compute(&r, &base, &later, scratch, 95, mn, mx);
   ok_num(r.events, ==, 2, "after the reset: 2 events");
   ok_num(r.reads, ==, 3, "... 3 reads");
@@ -98,13 +108,13 @@ static void test_counters_and_latency(void)
 
   /* An interval without events reports zeros, not garbage. */
   stats_snapshot idle = snap(later.taken_ns + 1000000000);
-  stats_latency_extremes(&mn, &mx);
+  stats_latency_extremes(&table, &mn, &mx);
   stats_compute(&r, &later, &idle, scratch, 95, UINT64_MAX, 0);
   ok(r.events == 0 && r.latency_min == 0 && r.latency_max == 0 && r.latency_avg == 0 &&
      r.latency_pct == 0, "an idle interval reports zero latencies");
 
   stats_snapshot copy;
-  stats_snapshot_init(&copy);
+  stats_snapshot_init(&copy, table.count);
   stats_copy(&copy, &later);
   ok(copy.counters[SB_CNT_EVENT] == later.counters[SB_CNT_EVENT] &&
      copy.thread_events[2] == 1 && histogram_total(copy.histogram) == 6,
@@ -145,7 +155,7 @@ static void test_live_snapshots(void)
 
   pthread_create(&t, NULL, writer, stats_of(1));
   while (!__atomic_load_n(&writer_done, __ATOMIC_ACQUIRE)) {
-    stats_take(&s);
+    stats_take(&table, &s);
     taken++;
     monotonic &= s.counters[SB_CNT_EVENT] >= last;
     last = s.counters[SB_CNT_EVENT];
@@ -153,7 +163,7 @@ static void test_live_snapshots(void)
     consistent &= histogram_total(s.histogram) + 64 >= s.counters[SB_CNT_EVENT];
   }
   pthread_join(t, NULL);
-  stats_take(&s);
+  stats_take(&table, &s);
   ok(monotonic, "event counts never go back while a worker records (%u snapshots)", taken);
   ok(consistent, "the histogram keeps up with the counters in every snapshot");
   ok_num(s.counters[SB_CNT_EVENT] - before, ==, RECORDS, "the final snapshot has every event");
@@ -164,12 +174,23 @@ static void test_live_snapshots(void)
 
 int main(void)
 {
-  if (stats_init(3) != 0) {
-    printf("Bail out! stats_init failed\n");
+  if (stats_table_init(&table, 3) != 0 || worker_stats_init(&background, NULL) != 0) {
+    printf("Bail out! out of memory\n");
     return 1;
   }
+  for (unsigned i = 0; i < 3; i++) {
+    if (worker_stats_init(&workers[i], &table.epoch) != 0) {
+      printf("Bail out! out of memory\n");
+      return 1;
+    }
+    table.workers[i] = &workers[i];
+  }
+  ok(table.count == 3, "three workers");
   test_counters_and_latency();
   test_live_snapshots();
-  stats_free();
+  for (unsigned i = 0; i < 3; i++)
+    worker_stats_free(&workers[i]);
+  worker_stats_free(&background);
+  stats_table_free(&table);
   return tap_done();
 }

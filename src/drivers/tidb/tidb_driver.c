@@ -26,15 +26,15 @@ typedef struct {
   uint64_t last_transient_ns;    /* second */
 } tidb_connection;
 
-static void back_off(tidb_connection *t)
+/* `jitter` in [0, 1): from the worker's own random stream */
+static void back_off(tidb_connection *t, double jitter)
 {
   uint64_t now = clock_now_ns();
   if (now - t->last_transient_ns > NS_PER_SEC)
     t->transient_streak = 0;
   t->last_transient_ns = now;
   t->transient_streak++;
-  unsigned ms = tidb_backoff_ms(t->transient_streak, tidb_config.backoff_max_ms,
-                                sb_rand_uniform_double());
+  unsigned ms = tidb_backoff_ms(t->transient_streak, tidb_config.backoff_max_ms, jitter);
   if (!runner_stopping())
     usleep(ms * 1000u);
 }
@@ -56,7 +56,8 @@ static void failed(db_conn *con, unsigned sql_errno, driver_error_class cls)
   tidb_count_error(sql_errno);
   if (cls == DRIVER_ERROR_RESTART_TRANSACTION &&
       tidb_error_transient(&tidb_config.rules, sql_errno))
-    back_off(con->ptr != NULL ? mysqldrv_layer_state(con) : &(tidb_connection) {0});
+    back_off(con->ptr != NULL ? mysqldrv_layer_state(con) : &(tidb_connection) {0},
+             rand_double(&con->worker->rand));
   else if (cls == DRIVER_ERROR_FATAL && tidb_error_advice(sql_errno) != NULL)
     log_text(LOG_FATAL, "TiDB error %u (%s) cannot succeed on retry: %s", sql_errno,
              tidb_error_name(sql_errno), tidb_error_advice(sql_errno));

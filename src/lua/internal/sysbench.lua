@@ -73,6 +73,13 @@ function print(...)
 end
 
 ffi.cdef[[
+typedef struct sb_worker sb_worker;
+bool sb_worker_more_events(sb_worker *w);
+void sb_worker_event_start(sb_worker *w);
+void sb_worker_event_stop(sb_worker *w);
+bool sb_worker_event_next(sb_worker *w);
+void sb_worker_event_cancel(sb_worker *w);
+
 void sb_event_start(int thread_id);
 void sb_event_stop(int thread_id);
 bool sb_more_events(int thread_id);
@@ -95,22 +102,26 @@ void sb_counter_inc(int thread_id, sb_counter_type type);
 uint64_t sb_counter_val(int thread_id, sb_counter_type type);
 ]]
 
+-- The worker this state acts for, set by C when it made the state: the event loop's calls,
+-- the counters and the random numbers (sysbench.rand) go through it, not through the thread.
+sysbench.worker = ffi.cast("sb_worker *", sysbench.worker)
+
 -- Events run inside one protected call rather than one pcall per event, so the loop stays a
 -- compiled trace; an error thrown by event() ends the pcall and is handled below. After a
 -- "restart event" error the same event runs again, its clock still running since its start.
 local function run_events(thread_id, resume)
-   local C = ffi.C
+   local C, W = ffi.C, sysbench.worker
    if resume then
       if event(thread_id) then return true end
-      if not C.sb_event_next(thread_id) then return false end
+      if not C.sb_worker_event_next(W) then return false end
    else
-      if not C.sb_more_events(thread_id) then return false end
-      C.sb_event_start(thread_id)
+      if not C.sb_worker_more_events(W) then return false end
+      C.sb_worker_event_start(W)
    end
    repeat
       -- event() returning a true value ends this thread; that event is not counted.
       if event(thread_id) then return true end
-   until not C.sb_event_next(thread_id)
+   until not C.sb_worker_event_next(W)
    return false
 end
 
@@ -119,7 +130,7 @@ function thread_run(thread_id)
    while true do
       local ok, ret = pcall(run_events, thread_id, resume)
       if ok then
-         if ret then ffi.C.sb_event_cancel(thread_id) end
+         if ret then ffi.C.sb_worker_event_cancel(sysbench.worker) end
          return
       end
       if type(ret) == "table" and ret.errcode == sysbench.error.RESTART_EVENT then
@@ -127,7 +138,7 @@ function thread_run(thread_id)
          -- is not tried again: it ends uncounted, like one cut off by a forced shutdown.
          -- (A driver gives up reconnecting then, and re-preparing would fail.)
          if ffi.C.runner_stopping() then
-            ffi.C.sb_event_cancel(thread_id)
+            ffi.C.sb_worker_event_cancel(sysbench.worker)
             return
          end
          if sysbench.hooks.before_restart_event then

@@ -7,6 +7,9 @@ local ffi = require("ffi")
 
 ffi.cdef[[
 int log_timestamp_decimals(void);
+int report_sql_line(char *buf, size_t len, unsigned threads, double seconds, double events,
+                    double reads, double writes, double other, const char *percentile,
+                    double latency_ms, double errors, double reconnects, bool lua_spelling);
 ]]
 
 -- A report's time as the text reports print it: whole seconds as in 1.0 ("1"), with the
@@ -27,23 +30,16 @@ local function percentile_text()
    return tostring(p)
 end
 
--- The default intermediate line of sysbench 1.0 (note: "err/s" has no colon here, as in 1.0).
+local line = ffi.new("char[?]", 512)
+
+-- The default intermediate line of sysbench 1.0, formatted where the C report formats its
+-- own (report.c), in 1.0's Lua spelling: "err/s" has no colon here, as in 1.0.
 function sysbench.report_default(stat)
-   local seconds = stat.time_interval
-   print(string.format("[ %ss ] thds: %u tps: %4.2f qps: %4.2f " ..
-                          "(r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f " ..
-                          "err/s %4.2f reconn/s: %4.2f",
-                       report_time("", stat.time_total),
-                       stat.threads_running,
-                       rate(stat.events, seconds),
-                       rate(stat.reads + stat.writes + stat.other, seconds),
-                       rate(stat.reads, seconds),
-                       rate(stat.writes, seconds),
-                       rate(stat.other, seconds),
-                       percentile_text(),
-                       stat.latency_pct * 1000,
-                       rate(stat.errors, seconds),
-                       rate(stat.reconnects, seconds)))
+   local n = ffi.C.report_sql_line(line, 512, stat.threads_running, stat.time_interval,
+                                   stat.events, stat.reads, stat.writes, stat.other,
+                                   percentile_text(), stat.latency_pct * 1000, stat.errors,
+                                   stat.reconnects, true)
+   print("[ " .. report_time("", stat.time_total) .. "s ] " .. ffi.string(line, n))
 end
 
 -- CSV: time,threads,tps,qps,reads/s,writes/s,other/s,latency_ms,errors/s,reconnects/s

@@ -101,7 +101,7 @@ int db_destroy(sql_driver *drv);
 int db_driver_family(sql_driver *drv);
 
 sql_connection *db_connection_create(sql_driver * drv);
-sql_connection *db_connection_open(sql_driver *drv, char *why, size_t why_size);
+sql_connection *db_worker_connect(sql_driver *drv, sb_worker *w, char *why, size_t why_size);
 const char *db_connect_error(sql_connection *con);
 int db_connection_close(sql_connection *con);
 int db_connection_reconnect(sql_connection *con);
@@ -173,7 +173,7 @@ end
 
 function driver_methods.connect(self)
    local why = ffi.new("char[768]")
-   local con = C.db_connection_open(self, why, 768)
+   local con = C.db_worker_connect(self, sysbench.worker, why, 768)
    if con == nil then
       error("connection creation failed" .. reason(ffi.string(why)), 2)
    end
@@ -385,9 +385,7 @@ function sql_param.set(self, value)
    end
 end
 
-ffi.cdef[[
-void sb_rand_str(const char *, char *);
-]]
+local rand_stream = C.sb_worker_rand(sysbench.worker)   -- the worker's (sysbench.rand)
 
 -- Fill a string parameter from a sysbench.rand.string template, without a Lua string.
 function sql_param.set_rand_str(self, fmt)
@@ -396,7 +394,7 @@ function sql_param.set_rand_str(self, fmt)
       error("set_rand_str: template longer than the parameter's maximum length", 2)
    end
    self.is_null[0] = 0
-   C.sb_rand_str(fmt, self.buffer)
+   C.rand_str(rand_stream, fmt, self.buffer)
    self.data_len[0] = len
 end
 
