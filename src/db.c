@@ -22,6 +22,7 @@
 #include "db_registry.h"
 #include "logger.h"
 #include "report.h"
+#include "results/environment.h"
 #include "runner.h"
 
 /* As in 1.0: a bulk INSERT is sent once it would exceed this, and drivers that need it
@@ -101,8 +102,10 @@ static int init_driver_once(const db_driver_def *def)
       initialized[initialized_count++] = def;
     else if (rc != 0 && failed_count < capacity)
       failed_drivers[failed_count++] = def;
-    if (rc == 0)
+    if (rc == 0) {
       __atomic_store_n(&driver_created, true, __ATOMIC_RELEASE);
+      environment_note_driver(def->name);
+    }
   }
   pthread_mutex_unlock(&init_mutex);
   return rc;
@@ -394,23 +397,9 @@ static sb_counter_type statement_kind(const char *query, size_t len)
   return SB_CNT_STMT_OTHER;
 }
 
-static pthread_mutex_t server_version_mutex = PTHREAD_MUTEX_INITIALIZER;
-static char server_version[128];
-
 void db_note_server_version(const char *version)
 {
-  pthread_mutex_lock(&server_version_mutex);
-  if (server_version[0] == '\0' && version != NULL)
-    snprintf(server_version, sizeof(server_version), "%s", version);
-  pthread_mutex_unlock(&server_version_mutex);
-}
-
-const char *db_server_version(void)
-{
-  pthread_mutex_lock(&server_version_mutex);
-  const char *v = server_version[0] ? server_version : NULL;
-  pthread_mutex_unlock(&server_version_mutex);
-  return v;
+  environment_note_server_version(version);
 }
 
 /* The code an ignored error is counted under: the server's error number, else its SQLSTATE. */

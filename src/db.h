@@ -54,7 +54,6 @@ int db_free_results(db_result *rs);
 /* The server the run talks to, as "MariaDB 10.11.6" (drivers call this once they know it;
    the first call wins). NULL until then. */
 void db_note_server_version(const char *version);
-const char *db_server_version(void);
 
 /* A statement reading its data from the client (see db_driver_ops.stream_in): 0 when it
    succeeded, -1 with the connection's error set. A driver without the capability fails with

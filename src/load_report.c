@@ -109,7 +109,7 @@ static void erase_live_lines(void)
   }
 }
 
-void load_report_say(const char *text)
+static void load_report_say(const char *text)
 {
   pthread_mutex_lock(&out_lock);
   erase_live_lines();
@@ -346,7 +346,7 @@ static void *reporter_main(void *arg)
   return NULL;
 }
 
-void load_report_start(void)
+static void load_report_start(void)
 {
   pthread_mutex_lock(&run_lock);
   if (!reporter_running) {
@@ -356,7 +356,7 @@ void load_report_start(void)
   pthread_mutex_unlock(&run_lock);
 }
 
-void load_report_stop(void)
+static void load_report_stop(void)
 {
   pthread_mutex_lock(&run_lock);
   bool running = reporter_running;
@@ -485,7 +485,7 @@ static int verify_report(void)
   return s.wrong > 0;
 }
 
-int load_report_final(void)
+static int load_report_final(void)
 {
   if (sb_load_interrupted()) {
     print_interrupt_summary();
@@ -496,4 +496,47 @@ int load_report_final(void)
   if (!load_state_failed())
     prepare_report();
   return 0;
+}
+
+/* ---- the command's beginning, end and lines, for Lua ------------------------------------- */
+
+int sb_load_start(int command, uint32_t tables, uint64_t rows, uint32_t threads)
+{
+  bool first;
+  int rc = load_state_begin(command, tables, rows, threads, &first);
+  if (rc == 0 && first)
+    load_report_start();
+  return rc;
+}
+
+int sb_load_finish(void)
+{
+  if (!load_state_started())
+    return 0;
+  load_report_stop();
+  load_state_end();
+  return load_report_final();
+}
+
+void sb_load_say(const char *text)
+{
+  load_report_say(text);
+}
+
+void sb_load_note_once(const char *text)
+{
+  static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+  static char *said[16];
+  static size_t said_count;
+  pthread_mutex_lock(&said_lock);
+  for (size_t i = 0; i < said_count; i++) {
+    if (strcmp(said[i], text) == 0) {
+      pthread_mutex_unlock(&said_lock);
+      return;
+    }
+  }
+  if (said_count < sizeof(said) / sizeof(said[0]))
+    said[said_count++] = strdup(text);
+  pthread_mutex_unlock(&said_lock);
+  load_report_say(text);
 }

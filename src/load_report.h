@@ -10,15 +10,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Start and stop the progress reporter thread (load_state.c calls them). */
-void load_report_start(void);
-void load_report_stop(void);
-/* A line of the command's output, always printed (1.0.20 prints its messages whatever the
+/* ---- exported for sysbench.load (Lua, through FFI): a command's beginning, end and lines */
+
+/* Join the command (the first caller sets it up and starts the progress lines): `tables`
+   tables sbtest1.., `rows` each, `threads` threads calling. 0, or -1 when the arguments
+   differ from the first caller's. */
+int sb_load_start(int command, uint32_t tables, uint64_t rows, uint32_t threads);
+/* After the last thread: stop the progress lines, print the report or the interrupt
+   summary. Returns 0, or 1 when verify found a table wrong. */
+int sb_load_finish(void);
+/* Prints a line of the command's output, always (1.0.20 prints its messages whatever the
    --verbosity); the live progress lines of a terminal are redrawn below it. */
-void load_report_say(const char *text);
-/* After the last thread: the size report (prepare), the verdict count (verify), or the
-   interrupt summary. 1 when verify found a table wrong, else 0. */
-int load_report_final(void);
+void sb_load_say(const char *text);
+/* Prints `text` unless the same text was printed by this function before (a note that every
+   thread may come to, said once). */
+void sb_load_note_once(const char *text);
 
 /* "12.3 MiB" style figure of `bytes` into buf ("-" when negative: not known). */
 void load_report_mib(char *buf, size_t len, int64_t bytes);

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "load_report.h"
 #include "logger.h"
 #include "signals.h"
 
@@ -117,9 +116,11 @@ static void install_signal_handlers(void)
   signal_catch(SIGTERM, &sa, &st.old_term);
 }
 
-int sb_load_start(int command, uint32_t tables, uint64_t rows, uint32_t threads)
+int load_state_begin(int command, uint32_t tables, uint64_t rows, uint32_t threads,
+                     bool *first)
 {
   int rc = 0;
+  *first = false;
   pthread_mutex_lock(&st.lock);
   if (st.started) {
     if (st.command != (load_command) command || st.table_count != tables || st.rows != rows ||
@@ -150,7 +151,7 @@ int sb_load_start(int command, uint32_t tables, uint64_t rows, uint32_t threads)
   st.started = true;
   install_signal_handlers();
   pthread_mutex_unlock(&st.lock);
-  load_report_start();
+  *first = true;
   return 0;
 }
 
@@ -293,14 +294,15 @@ bool load_state_all_threads_done(void)
   return done;
 }
 
-int sb_load_finish(void)
+bool load_state_started(void)
 {
-  if (!st.started)
-    return 0;
-  load_report_stop();
+  return st.started;
+}
+
+void load_state_end(void)
+{
   sigaction(SIGINT, &st.old_int, NULL);
   sigaction(SIGTERM, &st.old_term, NULL);
-  return load_report_final();
 }
 
 void sb_load_table_rows_from(uint32_t table, uint64_t seed, bool resume)
@@ -387,28 +389,6 @@ void sb_load_rows_present(uint32_t table, uint64_t rows)
     __atomic_add_fetch(&t->rows_present, rows, __ATOMIC_RELAXED);
     __atomic_add_fetch(&t->rows_done, rows, __ATOMIC_RELAXED);
   }
-}
-
-void sb_load_say(const char *text)
-{
-  load_report_say(text);
-}
-
-void sb_load_note_once(const char *text)
-{
-  static char *said[16];
-  static size_t said_count;
-  pthread_mutex_lock(&st.lock);
-  for (size_t i = 0; i < said_count; i++) {
-    if (strcmp(said[i], text) == 0) {
-      pthread_mutex_unlock(&st.lock);
-      return;
-    }
-  }
-  if (said_count < sizeof(said) / sizeof(said[0]))
-    said[said_count++] = strdup(text);
-  pthread_mutex_unlock(&st.lock);
-  load_report_say(text);
 }
 
 load_table *load_state_table(uint32_t number)

@@ -89,9 +89,6 @@ typedef struct {
 
 /* ---- exported for sysbench.load (Lua, through FFI) ---- */
 
-/* Join the command (the first caller sets it up): `tables` tables sbtest1.., `rows` each,
-   `threads` threads calling. 0, or -1 when the arguments differ from the first caller's. */
-int sb_load_start(int command, uint32_t tables, uint64_t rows, uint32_t threads);
 /* The next item: 1, or 0 when there are none left or the command is stopping. Waits until
    the item's table is ready (created by the thread of its first item). */
 int sb_load_next(load_item *item);
@@ -107,9 +104,6 @@ void sb_load_table_finished(uint32_t table, uint64_t logical_bytes, int64_t data
 void sb_load_fail(void);
 /* 1 for the last thread of the command; it calls sb_load_finish(). */
 int sb_load_thread_done(void);
-/* After the last thread: stop the progress lines, print the report or the interrupt
-   summary. Returns 0, or 1 when verify found a table wrong. */
-int sb_load_finish(void);
 bool sb_load_stopping(void);
 bool sb_load_interrupted(void);
 /* The seed a table's rows come from, and whether its blocks must be looked at first
@@ -126,14 +120,17 @@ void sb_load_rows_done(uint32_t table, uint64_t rows);
 void sb_load_rows_present(uint32_t table, uint64_t rows);
 /* The block size of a table of `rows` rows (ids per statement or transaction). */
 int64_t sb_load_block_rows(uint64_t rows);
-/* Prints `text` unless the same text was printed by this function before (a note that every
-   thread may come to, said once). */
-void sb_load_note_once(const char *text);
-/* Prints a line of the command's output (keeps the live progress lines of a terminal
-   below it). */
-void sb_load_say(const char *text);
 
 /* ---- for the loaders and the report (C) ---- */
+
+/* Join the command (the first caller sets it up: *first then says so): `tables` tables
+   sbtest1.., `rows` each, `threads` threads calling. 0, or -1 when the arguments differ from
+   the first caller's. (sb_load_start, load_report.c, is what Lua calls.) */
+int load_state_begin(int command, uint32_t tables, uint64_t rows, uint32_t threads,
+                     bool *first);
+/* Whether a command began; its end gives back the signal handlers it replaced. */
+bool load_state_started(void);
+void load_state_end(void);
 
 /* SYSBENCH_TEST_LOAD_DELAY=seconds: loaders wait that long before each block, so that tests
    see progress lines and can interrupt a load in its middle whatever the machine's speed.

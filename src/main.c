@@ -165,7 +165,7 @@ static int configure(int argc, char *argv[], parsed_args *args)
       results_configure(args->command, &config) != 0)
     return EXIT_FAILURE;
 
-  runner_publish_config(&config);
+  run_config_publish(&config);
   if (sweep_check_options(&config) != 0)
     return EXIT_FAILURE;
   rand_configure(&rand);

@@ -451,13 +451,6 @@ int option_copy_given(const char *to, const char *from)
   return 0;
 }
 
-void option_force(const char *name, const char *value)
-{
-  char err[256];
-  sb_option *opt = options_find(name);
-  if (opt != NULL)
-    apply_value(opt, value, err, sizeof(err));
-}
 
 static int register_one(const option_decl *d, sb_opt_validate_t *validate, char *err,
                         size_t errlen)

@@ -131,8 +131,6 @@ int option_set(sb_option *opt, const char *value, char *err, size_t errlen);
    deprecated aliases); -1 with a message when `to` cannot take it. */
 int option_copy_given(const char *to, const char *from);
 
-/* Set an option by name to a value that is known to be valid (internal defaults). */
-void option_force(const char *name, const char *value);
 
 /*
  * Typed reads by name. Reading a name that no component declared is a bug of the reader (a

@@ -16,6 +16,7 @@
 #include "results/output.h"
 #include "results/recorder.h"
 #include "run.h"
+#include "runner.h"
 #include "thread_spawn.h"
 
 int reporter_init(run *r)

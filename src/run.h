@@ -21,8 +21,9 @@
 
 #include "rate.h"
 #include "report.h"
+#include "run_config.h"
 #include "run_timeline.h"
-#include "runner.h"
+#include "test.h"
 #include "stats.h"
 #include "worker.h"
 

@@ -6,6 +6,18 @@
 
 #include "run_config.h"
 
+static run_config options_config;
+
+void run_config_publish(const run_config *cfg)
+{
+  options_config = *cfg;
+}
+
+const run_config *run_config_of_options(void)
+{
+  return &options_config;
+}
+
 const char *run_config_option_text(const run_config *cfg, const char *name, char *buf,
                                    size_t len)
 {

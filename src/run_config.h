@@ -36,6 +36,13 @@ typedef struct run_config {
                                      of the --threads list */
 } run_config;
 
+/* Once, when the options are parsed: the configuration they give. Never changed afterwards:
+   a run (a sweep's step) is given its own value (runner_config() is the active run's). */
+void run_config_publish(const run_config *config);
+/* The configuration the options give (read-only): for what every run of a process shares,
+   such as --report-interval and --percentile. */
+const run_config *run_config_of_options(void);
+
 /*
  * Option `name` as a run with `cfg` uses it, where that differs from the text given: a
  * sweep's step runs its own thread count, and --debug runs at verbosity 5 (as 1.0.20 shows

@@ -24,22 +24,15 @@
 #include "results/output.h"
 #include "results/recorder.h"
 #include "run.h"
+#include "runner.h"
 #include "signals.h"
 #include "thread_spawn.h"
 
-/* The configuration the options give, for code that asks outside a run (runner_config()). */
-static run_config options_config;
-
-
-void runner_publish_config(const run_config *cfg)
-{
-  options_config = *cfg;
-}
 
 const run_config *runner_config(void)
 {
   run *r = run_active();
-  return r != NULL ? &r->config : &options_config;
+  return r != NULL ? &r->config : run_config_of_options();
 }
 
 void runner_fail(void)

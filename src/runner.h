@@ -15,11 +15,8 @@
 #include "test.h"
 #include "worker.h"
 
-/* Once, when the options are parsed: the configuration they give, which runner_config()
-   returns outside a run. It is never changed afterwards: a run (a sweep's step) is given its
-   own value. */
-void runner_publish_config(const run_config *config);
-/* The configuration of the run in progress, or outside one the options' (read-only). */
+/* The configuration of the run in progress, or outside one the options' (read-only,
+   run_config_of_options()). */
 const run_config *runner_config(void);
 
 /* Run the test's `run` command with configuration `config` (copied: the run's own); returns

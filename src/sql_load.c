@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "load_report.h"
 #include "load_state.h"
 #include "logger.h"
 #include "sbtest_rows.h"

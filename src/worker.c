@@ -43,8 +43,5 @@ rand_state *sb_worker_rand(worker *w)
 
 void worker_free(worker *w)
 {
-  if (w->driver_scratch != NULL && w->driver_scratch_free != NULL)
-    w->driver_scratch_free(w->driver_scratch);
-  w->driver_scratch = NULL;
   worker_stats_free(&w->stats);
 }

@@ -34,10 +34,9 @@ typedef struct worker {
   bool shared;
   void *script;                /* the Lua state running its script (lua_env.c's) */
   bool script_failed;          /* its script's thread_run failed: no thread_done */
-  /* Per-worker state of the database layer (db.c: why its last connection failed). NULL
-     until used; worker_free() frees it with driver_scratch_free. */
-  void *driver_scratch;
-  void (*driver_scratch_free)(void *scratch);   /* how worker_free() frees it */
+  /* A driver's state is in the connections the worker's script makes (db_conn: its
+     worker, its last connect error, the driver's own per-connection state): each
+     connection counts for one worker and is used by that worker alone. */
 } __attribute__((aligned(128))) worker;
 
 /* Set up `w` as worker `id` whose stats are listed under `reset_epoch`'s table (NULL: no

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "logger.h"
 #include "run.h"
+#include "runner.h"
 
 /* Take the next batch of the --events budget (run_timeline.h says how big). */
 static bool claim_events(run *r, worker_stats *w)

@@ -2,6 +2,7 @@
  * environment.c: the machine a run ran on and the command line and options that started it,
  * as the result file keeps them, with every password value replaced by a mask.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,4 +108,45 @@ int environment_given_options(const run_config *cfg, result_option **out, size_t
     *count = ++used;
   }
   return 0;
+}
+
+/* Written by workers' first connections, read after the run: one mutex, a first write wins. */
+static pthread_mutex_t database_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char database_driver[64];
+static char database_version[128];
+
+static void note_once(char *slot, size_t size, const char *text)
+{
+  pthread_mutex_lock(&database_mutex);
+  if (slot[0] == '\0' && text != NULL)
+    snprintf(slot, size, "%s", text);
+  pthread_mutex_unlock(&database_mutex);
+}
+
+static const char *noted(const char *slot)
+{
+  pthread_mutex_lock(&database_mutex);
+  const char *text = slot[0] != '\0' ? slot : NULL;
+  pthread_mutex_unlock(&database_mutex);
+  return text;
+}
+
+void environment_note_driver(const char *driver)
+{
+  note_once(database_driver, sizeof(database_driver), driver);
+}
+
+void environment_note_server_version(const char *version)
+{
+  note_once(database_version, sizeof(database_version), version);
+}
+
+const char *environment_driver(void)
+{
+  return noted(database_driver);
+}
+
+const char *environment_server_version(void)
+{
+  return noted(database_version);
 }

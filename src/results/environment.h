@@ -19,6 +19,14 @@ void environment_set_command_line(int argc, char **argv);
 /* A copy of it with password values masked; -1 when out of memory. */
 int environment_command_line(char ***argv, size_t *argc);
 
+/* The database a run used, as the database layer meets it: the driver (when one was
+   created) and the version the first server connected to gave. The layer tells; result files
+   read it (so results need not know the layer). NULL until told. */
+void environment_note_driver(const char *driver);
+void environment_note_server_version(const char *version);
+const char *environment_driver(void);
+const char *environment_server_version(void);
+
 /* An option whose value must never be written anywhere (its name mentions a password). */
 bool environment_option_is_secret(const char *name);
 #define ENVIRONMENT_MASK "*****"

@@ -16,7 +16,6 @@
 #include "logger.h"
 #include "report.h"
 #include "results/output.h"
-#include "results/recorder.h"
 #include "results/result_io.h"
 
 static const char *const format_names[] = {"text", "json", "csv", NULL};
@@ -62,7 +61,7 @@ void results_enable_recording(void)
 
 double results_interval_seconds(void)
 {
-  double interval = runner_config()->report_interval;
+  double interval = run_config_of_options()->report_interval;
   return interval > 0 ? interval : recording ? 1.0 : 0;
 }
 
@@ -203,7 +202,7 @@ int results_configure(const char *command, run_config *run)
 
 void results_csv_header(void)
 {
-  const run_config *cfg = runner_config();
+  const run_config *cfg = run_config_of_options();
   FILE *out = results_stream();
 
   if (format != REPORT_FORMAT_CSV || csv_header_done)
@@ -304,13 +303,4 @@ int results_finish(int rc)
   return rc;
 }
 
-void results_forced_exit(int code)
-{
-  if (recording) {
-    results_run_finished(recorder_finish(code));
-    results_finish(code);
-  }
-  log_flush();
-  fflush(NULL);
-  _exit(code);
-}
+

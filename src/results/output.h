@@ -14,7 +14,7 @@
 
 #include "options.h"
 #include "results/result.h"
-#include "runner.h"
+#include "run_config.h"
 
 typedef enum { REPORT_FORMAT_TEXT, REPORT_FORMAT_JSON, REPORT_FORMAT_CSV } report_format;
 
@@ -53,7 +53,5 @@ result_doc *results_session(void);
    Returns `rc`, or 1 if the result could not be written. */
 int results_finish(int rc);
 
-/* Forced shutdown: record and write what there is, then _exit(code). */
-void results_forced_exit(int code) __attribute__((noreturn));
 
 #endif

@@ -7,15 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
-#include "db.h"
 #include "logger.h"
 #include "options.h"
 #include "results/environment.h"
 #include "results/output.h"
 #include "results/recorder.h"
-#include "runner.h"
 
 static result_run run;
 static bool measuring;
@@ -145,9 +144,9 @@ result_run *recorder_finish(int exit_code)
   if (!measuring || run.test == NULL)
     return NULL;
   measuring = false;
-  if (db_used()) {
-    run.driver = result_strdup(opt_string("db-driver"));
-    run.server_version = result_strdup(db_server_version());
+  if (environment_driver() != NULL) {
+    run.driver = result_strdup(environment_driver());
+    run.server_version = result_strdup(environment_server_version());
   }
   run.exit_code = exit_code;
   result_run *out = malloc(sizeof(*out));
@@ -158,4 +157,15 @@ result_run *recorder_finish(int exit_code)
   *out = run;
   memset(&run, 0, sizeof(run));
   return out;
+}
+
+void results_forced_exit(int code)
+{
+  if (results_recording()) {
+    results_run_finished(recorder_finish(code));
+    results_finish(code);
+  }
+  log_flush();
+  fflush(NULL);
+  _exit(code);
 }

@@ -25,4 +25,7 @@ void recorder_cumulative(const sb_stat_t *stat, const stats_snapshot *from,
 /* The run is over: returns it (the caller owns it), or NULL when nothing was measured. */
 result_run *recorder_finish(int exit_code);
 
+/* Forced shutdown: record and write what there is, then _exit(code). */
+void results_forced_exit(int code) __attribute__((noreturn));
+
 #endif

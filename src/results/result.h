@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "histogram.h"
-#include "runner.h"
+#include "run_config.h"
 #include "stats.h"
 
 #define RESULT_FORMAT_NAME "sysbench-result"

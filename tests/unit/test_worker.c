@@ -54,8 +54,8 @@ int main(void)
     }
   }
   ok(workers[2].id == 2 && workers[2].stats.counters[SB_CNT_EVENT] == 0 &&
-     workers[2].script == NULL && workers[2].driver_scratch == NULL,
-     "a new worker has its id, no counts, no script and no driver state");
+     workers[2].script == NULL,
+     "a new worker has its id, no counts and no script");
   test_lookup();
   test_shared_counts();
   worker_error_add(&workers[1], 42);
