@@ -6,6 +6,7 @@
  * worker outside a run has no events, and 1.0.20's id-based names act for the right worker.
  */
 #include "run.h"
+#include "runner.h"
 #include "clock.h"
 #include "tap.h"
 
