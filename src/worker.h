@@ -1,7 +1,7 @@
 /*
  * worker.h: a worker, one stream of events and everything it owns: its id, its statistics
- * (counters, latency histogram), its random numbers, the Lua state its script runs in, and a
- * slot for the database layer's per-worker state.
+ * (counters, latency histogram), its random numbers and the Lua state its script runs in (and,
+ * through that script, its database connections: each one counts for its worker alone).
  *
  * A worker is passed explicitly to whatever acts for it: the test's hooks, the per-event API,
  * the Lua state bound to it. Nothing finds a worker through the OS thread it runs on (no
