@@ -28,15 +28,10 @@ add_counts() {   # add_counts LOGFILE: adds the counts of its last line
   total_p=$((total_p + p)); total_f=$((total_f + ${f:-0})); total_s=$((total_s + ${s:-0}))
 }
 
+# One pool for everything: the plain binary on every test, the sanitizer binary (AddressSanitizer
+# + UBSan) again on the command-line and fault tests.
 log=$(mktemp)
-echo "== tests of src/sysbench"
-tests/run.sh "$@" | tee "$log"
-add_counts "$log"
-echo "== command-line tests of src/sysbench-asan (AddressSanitizer + UBSan)"
-tests/run.sh --sb src/sysbench-asan --only cli "$@" | tee "$log"
-add_counts "$log"
-echo "== fault tests of src/sysbench-asan (signals, full disks, foreign directories)"
-tests/run.sh --sb src/sysbench-asan --only faults "$@" | tee "$log"
+tests/run.sh --also src/sysbench-asan:cli,faults "$@" | tee "$log"
 add_counts "$log"
 rm -f "$log"
 

@@ -2,12 +2,15 @@
 # run.sh: runs the test suite and prints one summary line "N passed, N failed[, N skipped]".
 #
 #   tests/run.sh [--sb PATH] [--unit-dir DIR] [--only unit|cli|compat|faults|live] [-j N]
-#                [PATTERN...]
+#                [--also PATH:KIND[,KIND...]]... [PATTERN...]
 #
 # With patterns, only the tests whose path contains one of them run. Test files run N at a
 # time (-j N, or $TEST_JOBS; default: the number of CPUs plus one, as most of a test's time is
 # spent waiting for servers and for time-limited runs); the live and compat files, the longest,
 # start first. Results are printed in start order, each file's line when it has finished.
+# --also runs the files of the given kinds a second time, in the same pool, with the binary
+# at PATH (scripts/test.sh: the sanitizer binary on cli and faults); their lines read
+# "sysbench-asan:cli/runner".
 #
 # Every test prints TAP ("ok N - ...", "not ok N - ...", "ok N # SKIP why"); a test program
 # that exits non-zero without reporting a failure counts as one failure. The unit tests are
@@ -21,12 +24,13 @@ unit_dir="$src/tests/unit"
 only=""
 jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 timeout_s=${TEST_TIMEOUT:-900}
-patterns=()
+patterns=() also=()
 while [ $# -gt 0 ]; do
   case $1 in
     --sb) sb=$2; shift 2 ;;
     --unit-dir) unit_dir=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --also) also+=("$2"); shift 2 ;;
     -j) jobs=$2; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -59,15 +63,36 @@ passed=0 failed=0 skipped=0
 failed_names=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/sbrun.XXXXXX")
 
+# --also PATH:KINDS: the binaries and the kinds each runs
+also_sb=() also_kinds=()
+for spec in "${also[@]}"; do
+  path=${spec%%:*} kinds=${spec#*:}
+  case $path in /*) ;; *) path="$PWD/$path" ;; esac
+  if [ "$kinds" = "$spec" ] || [ ! -x "$path" ]; then
+    echo "run.sh: --also wants PATH:KIND[,KIND...] with an executable PATH, not '$spec'" >&2
+    exit 2
+  fi
+  also_sb+=("$path"); also_kinds+=(",$kinds,")
+done
+
 # The test files, in the order they start: names[i] is what the summary shows, commands[i]
-# what runs (a unit test program, or a .t file for bash).
-names=() commands=()
+# what runs (a unit test program, or a .t file for bash), binaries[i] the $SB it tests.
+names=() commands=() binaries=()
 for kind in live compat faults cli; do
   [ -n "$only" ] && [ "$only" != "$kind" ] && continue
   for t in "$src/tests/$kind"/*.t; do
     [ -f "$t" ] || continue
     selected "$t" || continue
-    names+=("$kind/$(basename "$t" .t)"); commands+=("$t")
+    names+=("$kind/$(basename "$t" .t)"); commands+=("$t"); binaries+=("$sb")
+  done
+  for a in "${!also_sb[@]}"; do
+    case ${also_kinds[$a]} in *",$kind,"*) ;; *) continue ;; esac
+    for t in "$src/tests/$kind"/*.t; do
+      [ -f "$t" ] || continue
+      selected "$t" || continue
+      names+=("$(basename "${also_sb[$a]}"):$kind/$(basename "$t" .t)")
+      commands+=("$t"); binaries+=("${also_sb[$a]}")
+    done
   done
 done
 if [ -z "$only" ] || [ "$only" = unit ]; then
@@ -75,7 +100,7 @@ if [ -z "$only" ] || [ "$only" = unit ]; then
     [ -x "$t" ] || continue
     case $t in *.c|*.o) continue ;; esac
     selected "$t" || continue
-    names+=("unit/$(basename "$t")"); commands+=("$t")
+    names+=("unit/$(basename "$t")"); commands+=("$t"); binaries+=("$sb")
   done
 fi
 
@@ -86,6 +111,7 @@ fi
 start_one() {
   local i=$1 cmd=${commands[$1]}
   (
+    export SB=${binaries[$i]}
     start=$(date +%s)
     # a test file that hangs is ended after $TEST_TIMEOUT seconds (default 900) and fails
     if [[ $cmd == *.t ]]; then
