@@ -66,16 +66,24 @@ static bool is_dot(const char *name)
   return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
+/* The directory at `path` for reading, *fd its descriptor (for the *at() calls); NULL when it
+   cannot be opened. */
+static DIR *open_dir(const char *path, int *fd)
+{
+  *fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = *fd >= 0 ? fdopendir(*fd) : NULL;
+  if (d == NULL && *fd >= 0)
+    close(*fd);
+  return d;
+}
+
 int rdb_dir_scan(const char *path, rdb_dir_contents *c)
 {
   memset(c, 0, sizeof(*c));
-  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-  if (d == NULL) {
-    if (fd >= 0)
-      close(fd);
+  int fd;
+  DIR *d = open_dir(path, &fd);
+  if (d == NULL)
     return -1;
-  }
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     struct stat st;
     if (is_dot(e->d_name))
@@ -104,15 +112,12 @@ int rdb_dir_scan(const char *path, rdb_dir_contents *c)
    a cleanup stopped half-way still leaves a directory this tool recognises as its own. */
 static int remove_files(const char *path, bool (*wanted)(const char *name))
 {
-  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  int fd;
+  DIR *d = open_dir(path, &fd);
   int removed = 0;
   bool marker = false;
-  if (d == NULL) {
-    if (fd >= 0)
-      close(fd);
+  if (d == NULL)
     return -1;
-  }
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     struct stat st;
     if (is_dot(e->d_name) || !wanted(e->d_name) ||

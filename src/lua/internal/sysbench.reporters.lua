@@ -42,20 +42,26 @@ function sysbench.report_default(stat)
    print("[ " .. report_time("", stat.time_total) .. "s ] " .. ffi.string(line, n))
 end
 
+-- What the CSV and JSON lines print, in their order: the time (`width` as report_time's),
+-- threads, tps, qps, reads/s, writes/s, other/s, latency (ms), errors/s, reconnects/s.
+local function interval_figures(stat, width, seconds)
+   return report_time(width, stat.time_total),
+          stat.threads_running,
+          rate(stat.events, seconds),
+          rate(stat.reads + stat.writes + stat.other, seconds),
+          rate(stat.reads, seconds),
+          rate(stat.writes, seconds),
+          rate(stat.other, seconds),
+          stat.latency_pct * 1000,
+          rate(stat.errors, seconds),
+          rate(stat.reconnects, seconds)
+end
+
 -- CSV: time,threads,tps,qps,reads/s,writes/s,other/s,latency_ms,errors/s,reconnects/s
 function sysbench.report_csv(stat)
    local seconds = stat.time_interval
    print(string.format("%s,%u,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f",
-                       report_time("", stat.time_total),
-                       stat.threads_running,
-                       rate(stat.events, seconds),
-                       rate(stat.reads + stat.writes + stat.other, seconds),
-                       rate(stat.reads, seconds),
-                       rate(stat.writes, seconds),
-                       rate(stat.other, seconds),
-                       stat.latency_pct * 1000,
-                       rate(stat.errors, seconds),
-                       rate(stat.reconnects, seconds)))
+                       interval_figures(stat, "", seconds)))
 end
 
 -- JSON: one object per report inside a JSON array; the closing bracket is written when the
@@ -84,15 +90,6 @@ function sysbench.report_json(stat)
     "latency": %4.2f,
     "errors": %4.2f,
     "reconnects": %4.2f
-  }]]):format(report_time("4", stat.time_total),
-              stat.threads_running,
-              rate(stat.events, seconds),
-              rate(stat.reads + stat.writes + stat.other, seconds),
-              rate(stat.reads, seconds),
-              rate(stat.writes, seconds),
-              rate(stat.other, seconds),
-              stat.latency_pct * 1000,
-              rate(stat.errors, seconds),
-              rate(stat.reconnects, seconds)))
+  }]]):format(interval_figures(stat, "4", seconds)))
    io.stdout:flush()
 end
