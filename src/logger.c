@@ -1,6 +1,8 @@
 /*
  * logger.c: levelled text output with sysbench 1.0's prefixes and repeated-line folding.
- * Called from any thread; a mutex keeps lines whole (logging is never on the per-event path).
+ * Called from any thread; a mutex keeps lines whole (logging is never on the per-event path),
+ * and stdout's own lock, held across the several stdio calls of a line, keeps a script's
+ * print() or io.write() from another thread out of the middle of it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -53,6 +55,7 @@ void log_vtext(log_level level, const char *fmt, va_list ap)
   vsnprintf(line, sizeof(line), fmt, ap);
 
   pthread_mutex_lock(&log_mutex);
+  flockfile(stdout);
   if (strcmp(line, last_line) == 0 && line[0] != '\0' && line[0] != '\n') {
     repeat_count++;
   } else {
@@ -65,6 +68,7 @@ void log_vtext(log_level level, const char *fmt, va_list ap)
     fputc('\n', stdout);
     fflush(stdout);
   }
+  funlockfile(stdout);
   pthread_mutex_unlock(&log_mutex);
 }
 
@@ -83,6 +87,7 @@ void log_timestamped(log_level level, double seconds, const char *fmt, ...)
   if ((int) level > verbosity)
     return;
   pthread_mutex_lock(&log_mutex);
+  flockfile(stdout);
   flush_repeats();
   last_line[0] = '\0';
   printf("%s[ %.*fs ] ", level_prefix[level], timestamp_decimals, seconds);
@@ -91,6 +96,7 @@ void log_timestamped(log_level level, double seconds, const char *fmt, ...)
   va_end(ap);
   fputc('\n', stdout);
   fflush(stdout);
+  funlockfile(stdout);
   pthread_mutex_unlock(&log_mutex);
 }
 

@@ -235,4 +235,17 @@ like "$out" "latency min<=avg<=max: true, sum/avg = events: true, in seconds: tr
 like "$out" "pct within \[min,max\]: true" "latency_pct lies within [latency_min, latency_max]"
 unlike "$out" "General statistics" "a report_cumulative hook replaces the default report"
 
+# Interval reports and a script's print() from worker threads share stdout: each line stays
+# whole (the logger holds stdout's lock across its stdio calls; print writes a line at once).
+write printer.lua <<'LUA'
+function event() print("event line from a worker thread") end
+LUA
+sb printer.lua run --threads=2 --time=1 --report-interval=0.01
+reports=$(count "$out" '^\[ [0-9.]+s \] thds: [0-9]+ eps: ')
+num_cmp "$reports" ">" 10 "interval reports printed between the workers' lines ($reports)"
+broken=$(printf '%s\n' "$out" | sed -n '/^Threads started!$/,/^General statistics:$/p' |
+         grep -vE '^(|Threads started!|General statistics:|event line from a worker thread|\[ [0-9.]+s \] thds: [0-9]+ eps: .*)$' |
+         head -3)
+is "$broken" "" "no line of a report or of print() is cut by another thread's output"
+
 done_testing
