@@ -272,8 +272,13 @@ init_datadir() {
         [[ "$help" == *--auth-root-authentication-method* ]] \
             && auth_opt=(--auth-root-authentication-method=normal)
         [[ "$help" == *--skip-test-db* ]] && extra+=(--skip-test-db)
+        # its own tmpdir, as the server's: bootstraps of several sandboxes at once share
+        # /tmp otherwise, and one lost its temporary table there ("Could not remove
+        # temporary table '/tmp/#sql-temptable-...', error: 2", then "Aborting")
+        mkdir -p -- "$DIR/tmp"
         if ! "$INSTALL_DB" --no-defaults --datadir="$DATADIR" "${user_opt[@]}" \
                 "${auth_opt[@]}" "${extra[@]}" --skip-name-resolve --force \
+                --tmpdir="$DIR/tmp" \
                 --innodb-log-file-size=64M >"$log" 2>&1 </dev/null; then
             tail -n 30 "$log" >&2
             rm -rf -- "$DATADIR"
