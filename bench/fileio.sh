@@ -41,31 +41,7 @@ only=""
 files=4
 backlog=128
 
-usage() {
-  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-  exit "${1:-0}"
-}
-
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rounds) [ $# -ge 2 ] || bench_die "--rounds needs a number"; rounds=$2; shift 2 ;;
-    --rounds=*) rounds=${1#*=}; shift ;;
-    --time) [ $# -ge 2 ] || bench_die "--time needs a number of seconds"; seconds=$2; shift 2 ;;
-    --time=*) seconds=${1#*=}; shift ;;
-    --size) [ $# -ge 2 ] || bench_die "--size needs a size such as 2G"; size=$2; shift 2 ;;
-    --size=*) size=${1#*=}; shift ;;
-    --dir) [ $# -ge 2 ] || bench_die "--dir needs a directory"; dir=$2; shift 2 ;;
-    --dir=*) dir=${1#*=}; shift ;;
-    --only) [ $# -ge 2 ] || bench_die "--only needs buffered or direct"; only=$2; shift 2 ;;
-    --only=*) only=${1#*=}; shift ;;
-    --sb) [ $# -ge 2 ] || bench_die "--sb needs a path"; sb=$2; shift 2 ;;
-    --sb=*) sb=${1#*=}; shift ;;
-    --ref) [ $# -ge 2 ] || bench_die "--ref needs a path"; ref=$2; shift 2 ;;
-    --ref=*) ref=${1#*=}; shift ;;
-    -h | --help) usage 0 ;;
-    *) bench_log "unknown argument '$1'"; usage 2 >&2 ;;
-  esac
-done
+bench_options "rounds=rounds time=seconds size=size dir=dir only=only sb=sb ref=ref" "$@"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || bench_die "--rounds '$rounds': expected a whole number >= 1"
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || bench_die "--time '$seconds': expected whole seconds >= 1"
 [[ $size =~ ^[1-9][0-9]*[KMG]$ ]] || bench_die "--size '$size': expected a size such as 512M or 2G"

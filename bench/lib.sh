@@ -10,6 +10,14 @@
 #   bench_log MSG...               print "<script>: MSG" on stderr
 #   bench_die MSG...               bench_log, then exit 1
 #
+# Command line
+#   bench_options SPEC "$@"        set the script's variables from its arguments. SPEC is a
+#                                  list of NAME=VAR (--NAME VALUE or --NAME=VALUE sets VAR) and
+#                                  NAME:VAR=VALUE (the switch --NAME sets VAR to VALUE); -h and
+#                                  --help print the script's header comment, anything else is
+#                                  refused with the header on stderr (exit 2)
+#   bench_usage STATUS             print the header comment (line 2 up to `set -euo`), exit
+#
 # Setup
 #   bench_need_debs PKG...         install the Debian packages among PKG that are not installed
 #                                  (apt-get, with sudo when not root; apt-get update only if the
@@ -46,6 +54,43 @@ export LC_ALL=C
 
 bench_log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 bench_die() { bench_log "$@"; exit 1; }
+
+bench_usage() {
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+  exit "${1:-0}"
+}
+
+bench_options() {
+  local spec=$1 arg name value given entry var
+  shift
+  while [ $# -gt 0 ]; do
+    arg=$1; shift
+    case $arg in
+      -h | --help) bench_usage 0 ;;
+      --*=*) name=${arg%%=*}; name=${name#--}; value=${arg#*=}; given=1 ;;
+      --*) name=${arg#--}; given=0 ;;
+      *) bench_log "unknown argument '$arg'"; bench_usage 2 >&2 ;;
+    esac
+    var=""
+    for entry in $spec; do
+      case $entry in
+        "$name="*)
+          var=${entry#*=}
+          if [ "$given" = 0 ]; then
+            [ $# -ge 1 ] || bench_die "--$name needs a value"
+            value=$1; shift
+          fi ;;
+        "$name:"*)
+          [ "$given" = 0 ] || bench_die "--$name takes no value"
+          entry=${entry#*:}; var=${entry%%=*}; value=${entry#*=} ;;
+        *) continue ;;
+      esac
+      break
+    done
+    [ -n "$var" ] || { bench_log "unknown argument '$arg'"; bench_usage 2 >&2; }
+    printf -v "$var" '%s' "$value"
+  done
+}
 
 bench_need_debs() {
   local missing=() p sudo=""

@@ -27,25 +27,7 @@ ref=/usr/bin/sysbench
 rounds=3
 threads=1000
 
-usage() {
-  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-  exit "${1:-0}"
-}
-
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rounds) [ $# -ge 2 ] || bench_die "--rounds needs a number"; rounds=$2; shift 2 ;;
-    --rounds=*) rounds=${1#*=}; shift ;;
-    --threads) [ $# -ge 2 ] || bench_die "--threads needs a number"; threads=$2; shift 2 ;;
-    --threads=*) threads=${1#*=}; shift ;;
-    --sb) [ $# -ge 2 ] || bench_die "--sb needs a path"; sb=$2; shift 2 ;;
-    --sb=*) sb=${1#*=}; shift ;;
-    --ref) [ $# -ge 2 ] || bench_die "--ref needs a path"; ref=$2; shift 2 ;;
-    --ref=*) ref=${1#*=}; shift ;;
-    -h | --help) usage 0 ;;
-    *) bench_log "unknown argument '$1'"; usage 2 >&2 ;;
-  esac
-done
+bench_options "rounds=rounds threads=threads sb=sb ref=ref" "$@"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || bench_die "--rounds '$rounds': expected a whole number >= 1"
 [[ $threads =~ ^[0-9]+$ ]] && [ "$threads" -ge 2 ] ||
   bench_die "--threads '$threads': expected a whole number >= 2"

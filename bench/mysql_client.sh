@@ -32,31 +32,7 @@ dry_seconds=5
 server_seconds=20
 rows=1000000
 
-usage() {
-  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-  exit "${1:-0}"
-}
-
-while [ $# -gt 0 ]; do
-  case $1 in
-    --part) part=$2; shift 2 ;;
-    --part=*) part=${1#*=}; shift ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --rounds=*) rounds=${1#*=}; shift ;;
-    --time) dry_seconds=$2; shift 2 ;;
-    --time=*) dry_seconds=${1#*=}; shift ;;
-    --server-time) server_seconds=$2; shift 2 ;;
-    --server-time=*) server_seconds=${1#*=}; shift ;;
-    --rows) rows=$2; shift 2 ;;
-    --rows=*) rows=${1#*=}; shift ;;
-    --sb) sb=$2; shift 2 ;;
-    --sb=*) sb=${1#*=}; shift ;;
-    --ref) ref=$2; shift 2 ;;
-    --ref=*) ref=${1#*=}; shift ;;
-    -h | --help) usage 0 ;;
-    *) bench_log "unknown argument '$1'"; usage 2 >&2 ;;
-  esac
-done
+bench_options "part=part rounds=rounds time=dry_seconds server-time=server_seconds rows=rows sb=sb ref=ref" "$@"
 case $part in dry | server | syscalls | all) ;; *) bench_die "--part '$part': expected dry, server, syscalls or all" ;; esac
 for n in "$rounds" "$dry_seconds" "$server_seconds" "$rows"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || bench_die "'$n': expected a whole number >= 1"

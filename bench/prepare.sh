@@ -34,32 +34,7 @@ threads=4
 tidb_rows=200000
 tidb=1
 
-usage() {
-  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-  exit "${1:-0}"
-}
-
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rounds) rounds=$2; shift 2 ;;
-    --rounds=*) rounds=${1#*=}; shift ;;
-    --rows) rows=$2; shift 2 ;;
-    --rows=*) rows=${1#*=}; shift ;;
-    --small-rows) small_rows=$2; shift 2 ;;
-    --small-rows=*) small_rows=${1#*=}; shift ;;
-    --threads) threads=$2; shift 2 ;;
-    --threads=*) threads=${1#*=}; shift ;;
-    --tidb-rows) tidb_rows=$2; shift 2 ;;
-    --tidb-rows=*) tidb_rows=${1#*=}; shift ;;
-    --no-tidb) tidb=0; shift ;;
-    --sb) sb=$2; shift 2 ;;
-    --sb=*) sb=${1#*=}; shift ;;
-    --ref) ref=$2; shift 2 ;;
-    --ref=*) ref=${1#*=}; shift ;;
-    -h | --help) usage 0 ;;
-    *) bench_log "unknown argument '$1'"; usage 2 >&2 ;;
-  esac
-done
+bench_options "rounds=rounds rows=rows small-rows=small_rows threads=threads tidb-rows=tidb_rows no-tidb:tidb=0 sb=sb ref=ref" "$@"
 for n in "$rounds" "$rows" "$small_rows" "$threads" "$tidb_rows"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || bench_die "'$n': expected a whole number >= 1"
 done

@@ -21,17 +21,7 @@ secs=20
 rounds=3
 sb="$(cd "$(dirname "$0")/.." && pwd)/src/sysbench"
 dir=/tmp/sysbench-rocksdb-bench
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rows) rows=$2; shift 2 ;;
-    --time) secs=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --sb) sb=$2; shift 2 ;;
-    --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) bench_die "unknown argument: $1" ;;
-  esac
-done
+bench_options "rows=rows time=secs rounds=rounds sb=sb dir=dir" "$@"
 
 bench_need_debs rocksdb-tools
 bench_need_time

@@ -29,29 +29,7 @@ seconds=15
 rows=100000
 threads=4
 
-usage() {
-  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-  exit "${1:-0}"
-}
-
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rounds) rounds=$2; shift 2 ;;
-    --rounds=*) rounds=${1#*=}; shift ;;
-    --time) seconds=$2; shift 2 ;;
-    --time=*) seconds=${1#*=}; shift ;;
-    --rows) rows=$2; shift 2 ;;
-    --rows=*) rows=${1#*=}; shift ;;
-    --threads) threads=$2; shift 2 ;;
-    --threads=*) threads=${1#*=}; shift ;;
-    --sb) sb=$2; shift 2 ;;
-    --sb=*) sb=${1#*=}; shift ;;
-    --ref) ref=$2; shift 2 ;;
-    --ref=*) ref=${1#*=}; shift ;;
-    -h | --help) usage 0 ;;
-    *) bench_log "unknown argument '$1'"; usage 2 >&2 ;;
-  esac
-done
+bench_options "rounds=rounds time=seconds rows=rows threads=threads sb=sb ref=ref" "$@"
 for n in "$rounds" "$seconds" "$rows" "$threads"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || bench_die "'$n': expected a whole number >= 1"
 done

@@ -12,15 +12,7 @@ set -euo pipefail
 rounds=5
 secs=5
 sb="$(cd "$(dirname "$0")/.." && pwd)/src/sysbench"
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rounds) rounds=$2; shift 2 ;;
-    --time) secs=$2; shift 2 ;;
-    --sb) sb=$2; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-    *) bench_die "unknown argument: $1" ;;
-  esac
-done
+bench_options "rounds=rounds time=secs sb=sb" "$@"
 bench_need_time
 "$sb" --help | grep "^  tidb - " >/dev/null || bench_die "$sb has no tidb driver"
 work=$(mktemp -d)
