@@ -9,15 +9,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mounts.sh"
 
-if ! "$SB" --help | grep -q "^  rocksdb - "; then
-  if [ "${CI:-}" = true ]; then
-    ok 1 "the binary under test has the rocksdb driver (CI builds it: install librocksdb-dev)"
-  else
-    skip "$SB was built without the rocksdb driver"
-  fi
-  done_testing
-  exit
-fi
+need_driver rocksdb librocksdb-dev
 
 db="$TEST_TMP/db"
 rk() { sb "$@" --db-driver=rocksdb --rocksdb-path="$db"; }

@@ -4,15 +4,7 @@
 # workload equal the reference 1.0.20's, with server-side and client-side statements alike.
 . "$(dirname "$0")/../lib/tap.sh"
 
-if ! "$SB" --help | grep -q "^  mysql - "; then
-  if [ "${CI:-}" = true ]; then
-    ok 1 "this build has the mysql driver (configure found no MySQL client library)"
-  else
-    skip "this build has no mysql driver (install libmariadb-dev and rebuild)"
-  fi
-  done_testing
-  exit
-fi
+need_driver mysql libmariadb-dev
 
 # No server anywhere near: a reserved documentation address and port 1.
 dry=(--mysql-dry-run --mysql-host=192.0.2.1 --mysql-port=1 --mysql-password=not-a-secret)

@@ -4,15 +4,7 @@
 # tables, and the bad inputs (paths, locks, corruption, a full disk).
 . "$(dirname "$0")/../lib/tap.sh"
 
-if ! "$SB" --help | grep -q "^  rocksdb - "; then
-  if [ "${CI:-}" = true ]; then
-    ok 1 "this build has the rocksdb driver (configure did not find librocksdb-dev)"
-  else
-    skip "this build has no rocksdb driver (install librocksdb-dev and rebuild)"
-  fi
-  done_testing
-  exit
-fi
+need_driver rocksdb librocksdb-dev
 
 db="$TEST_TMP/db"
 kv() { sb "$@" --db-driver=rocksdb --rocksdb-path="$db"; }

@@ -4,15 +4,7 @@
 # write / other counts the MySQL driver reports for the same workload, and cleanup.
 . "$(dirname "$0")/../lib/tap.sh"
 
-if ! "$SB" --help | grep -q "^  rocksdb - "; then
-  if [ "${CI:-}" = true ]; then
-    ok 1 "this build has the rocksdb driver"
-  else
-    skip "this build has no rocksdb driver (install librocksdb-dev and rebuild)"
-  fi
-  done_testing
-  exit
-fi
+need_driver rocksdb librocksdb-dev
 
 db="$TEST_TMP/db"
 rk() { sb "$@" --db-driver=rocksdb --rocksdb-path="$db"; }
