@@ -61,30 +61,57 @@ static char *read_for_update(rdb_session *s, uint32_t table, int64_t id, char *v
   return err;
 }
 
+/* The row of `id`, read for update into s->row_buffer and decoded: false when there is
+   none, or on an error (left in *err). */
+static bool row_for_update(rdb_session *s, uint32_t table, int64_t id, rdb_row *row,
+                           size_t *len, char **err)
+{
+  bool found;
+  *len = 0;
+  *err = read_for_update(s, table, id, s->row_buffer, len, &found);
+  return *err == NULL && found && rdb_row_decode(s->row_buffer, *len, row);
+}
+
+/* The secondary index entry (k, id), where the table has the index. */
+static void index_entry_put(rdb_session *s, const rdb_stmt *st, int64_t k, int64_t id,
+                            char **err)
+{
+  char sec[RDB_SECONDARY_KEY_LEN];
+  if (!(st->meta.flags & KV_TABLE_SECONDARY_INDEX))
+    return;
+  rdb_secondary_key(sec, st->table, k, id);
+  rdb_put(s, sec, sizeof(sec), "", 0, err);
+}
+
+static void index_entry_delete(rdb_session *s, const rdb_stmt *st, int64_t k, int64_t id,
+                               char **err)
+{
+  char sec[RDB_SECONDARY_KEY_LEN];
+  if (!(st->meta.flags & KV_TABLE_SECONDARY_INDEX))
+    return;
+  rdb_secondary_key(sec, st->table, k, id);
+  rdb_delete(s, sec, sizeof(sec), err);
+}
+
 /* UPDATE sbtestN SET k=k+1 WHERE id=?  (row written, index entry moved) */
 driver_error_class rdb_index_update(rdb_session *s, rdb_stmt *st, const db_stmt *stmt,
                                     db_result *rs)
 {
   int64_t id = rdb_param_int(stmt, 0);
-  bool own = statement_begin(s), found;
-  size_t len = 0;
-  char *err = read_for_update(s, st->table, id, s->row_buffer, &len, &found);
+  bool own = statement_begin(s);
+  size_t len;
+  char *err;
   rdb_row row;
+  bool found = row_for_update(s, st->table, id, &row, &len, &err);
 
-  if (err == NULL && found && rdb_row_decode(s->row_buffer, len, &row)) {
-    char key[RDB_PRIMARY_KEY_LEN], sec[RDB_SECONDARY_KEY_LEN];
+  if (found) {
+    char key[RDB_PRIMARY_KEY_LEN];
     int64_t old_k = row.k, new_k = row.k + 1;
     memcpy(s->row_buffer, &new_k, 8);
     rdb_primary_key(key, st->table, id);
     rdb_put(s, key, sizeof(key), s->row_buffer, len, &err);
-    if (st->meta.flags & KV_TABLE_SECONDARY_INDEX) {
-      rdb_secondary_key(sec, st->table, old_k, id);
-      rdb_delete(s, sec, sizeof(sec), &err);
-      rdb_secondary_key(sec, st->table, new_k, id);
-      rdb_put(s, sec, sizeof(sec), "", 0, &err);
-    }
-  } else {
-    found = false;
+    index_entry_delete(s, st, old_k, id, &err);
+    index_entry_put(s, st, new_k, id, &err);
   }
   return statement_end(s, own, err, "index update", rs, found);
 }
@@ -95,12 +122,12 @@ driver_error_class rdb_non_index_update(rdb_session *s, rdb_stmt *st, const db_s
 {
   rdb_slice c = rdb_param_str(stmt, 0);
   int64_t id = rdb_param_int(stmt, 1);
-  bool own = statement_begin(s), found, changed = false;
-  size_t len = 0;
-  char *err = read_for_update(s, st->table, id, s->row_buffer, &len, &found);
+  bool own = statement_begin(s), changed = false;
+  size_t len;
+  char *err;
   rdb_row row;
 
-  if (err == NULL && found && rdb_row_decode(s->row_buffer, len, &row)) {
+  if (row_for_update(s, st->table, id, &row, &len, &err)) {
     /* As in MySQL, setting the value a row already has changes nothing. */
     changed = !(row.c_len == c.len && memcmp(row.c, c.ptr, c.len) == 0);
     if (changed) {
@@ -118,21 +145,17 @@ driver_error_class rdb_delete_row(rdb_session *s, rdb_stmt *st, const db_stmt *s
                                   db_result *rs)
 {
   int64_t id = rdb_param_int(stmt, 0);
-  bool own = statement_begin(s), found;
-  size_t len = 0;
-  char *err = read_for_update(s, st->table, id, s->row_buffer, &len, &found);
+  bool own = statement_begin(s);
+  size_t len;
+  char *err;
   rdb_row row;
+  bool found = row_for_update(s, st->table, id, &row, &len, &err);
 
-  if (err == NULL && found && rdb_row_decode(s->row_buffer, len, &row)) {
-    char key[RDB_PRIMARY_KEY_LEN], sec[RDB_SECONDARY_KEY_LEN];
+  if (found) {
+    char key[RDB_PRIMARY_KEY_LEN];
     rdb_primary_key(key, st->table, id);
     rdb_delete(s, key, sizeof(key), &err);
-    if (st->meta.flags & KV_TABLE_SECONDARY_INDEX) {
-      rdb_secondary_key(sec, st->table, row.k, id);
-      rdb_delete(s, sec, sizeof(sec), &err);
-    }
-  } else {
-    found = false;
+    index_entry_delete(s, st, row.k, id, &err);
   }
   return statement_end(s, own, err, "delete", rs, found);
 }
@@ -155,23 +178,18 @@ driver_error_class rdb_insert_row(rdb_session *s, rdb_stmt *st, const db_stmt *s
   own = statement_begin(s);
   char *err = read_for_update(s, st->table, id, s->row_buffer, &len, &found);
   if (err == NULL && found && rdb.mode == RDB_TXN_NONE &&
-      rdb_row_decode(s->row_buffer, len, &old) && (st->meta.flags & KV_TABLE_SECONDARY_INDEX)) {
-    char sec[RDB_SECONDARY_KEY_LEN];
-    rdb_secondary_key(sec, st->table, old.k, id);
-    rdb_delete(s, sec, sizeof(sec), &err);
+      rdb_row_decode(s->row_buffer, len, &old)) {
+    index_entry_delete(s, st, old.k, id, &err);
   } else if (err == NULL && found) {
     if (own)
       rdb_rollback(s);
     return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1062, "23000",
                         "Duplicate entry '%lld' for key 'PRIMARY'", (long long) id);
   }
-  char key[RDB_PRIMARY_KEY_LEN], sec[RDB_SECONDARY_KEY_LEN];
+  char key[RDB_PRIMARY_KEY_LEN];
   size_t n = rdb_row_encode(s->new_row_buffer, k, c.ptr, c.len, pad.ptr, pad.len);
   rdb_primary_key(key, st->table, id);
   rdb_put(s, key, sizeof(key), s->new_row_buffer, n, &err);
-  if (st->meta.flags & KV_TABLE_SECONDARY_INDEX) {
-    rdb_secondary_key(sec, st->table, k, id);
-    rdb_put(s, sec, sizeof(sec), "", 0, &err);
-  }
+  index_entry_put(s, st, k, id, &err);
   return statement_end(s, own, err, "insert", rs, true);
 }
