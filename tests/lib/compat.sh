@@ -16,7 +16,8 @@
 #       --after CMD      shell command run after each binary; its output is compared too
 #                        (e.g. SHOW CREATE TABLE, a checksum); $COMPAT_SIDE is "ref" or "ours"
 #       --timed          a time-limited run: every number is masked, counts included
-#       --sort           compare the lines sorted (output of several threads in any order)
+#       --sort           compare the lines sorted, empty ones left out (output of several
+#                        threads, in any order)
 #       --allow ID       the case-scoped deliberate difference ID applies (see below)
 #       --files          also compare the names and sizes of the files left in the scratch dir
 #
@@ -239,7 +240,7 @@ same() {
       text=${text//$ref_dir/<DIR>}; text=${text//$ours_dir/<DIR>}
       text=$(printf '%s\n' "$text" | compat_normalise "$c_timed" |
              compat_apply_rules "$side" "$c_allow")
-      [ "$c_sort" = 1 ] && text=$(printf '%s\n' "$text" | LC_ALL=C sort)
+      [ "$c_sort" = 1 ] && text=$(printf '%s\n' "$text" | grep -v '^$' | LC_ALL=C sort)
       printf '%s\n' "$text" >"$base.$side.$stream"
     done
   done
