@@ -170,7 +170,7 @@ if have_ref; then
   until_output '^\[ 1s \] thds: 4 tps: [1-9]'
   kill_server
   restart_server
-  bg_wait 60     # its 200 events take 4 s; 1.0.20 crashes (139) or, now and then, hangs (137)
+  bg_wait 20     # its 200 events take 4 s; 1.0.20 crashes (139) or, now and then, hangs (137)
   num_cmp "$rc" "!=" 0 "1.0.20 does not survive the restart (exit $rc; 139 is its SIGSEGV, 137 a hang we ended): declared mysql-server-restart"
 else
   skip "no reference sysbench at $REF_SB"
