@@ -251,4 +251,47 @@ else
   skip "full-disk check needs root to mount a small tmpfs"
 fi
 
+# An INSERT of an id that exists: error 1062 with transactions (as MySQL); without them
+# (--rocksdb-txn=none) the row is replaced, with or without the secondary index.
+cat > "$TEST_TMP/dup.lua" <<'EOF'
+sysbench.cmdline.commands = {
+  prepare = {function()
+    local con = sysbench.sql.driver():connect()
+    sysbench.kv.create_table(con, 1, 10, {secondary_index = os.getenv("SECONDARY") == "1"})
+  end},
+  dup = {function()
+    local con = sysbench.sql.driver():connect()
+    local ins = con:prepare_kv("inserts", 1)
+    local p = {ins:bind_create(sysbench.sql.type.INT), ins:bind_create(sysbench.sql.type.INT),
+               ins:bind_create(sysbench.sql.type.CHAR, 120), ins:bind_create(sysbench.sql.type.CHAR, 60)}
+    ins:bind_param(unpack(p))
+    p[1]:set(5); p[2]:set(77); p[3]:set("replaced"); p[4]:set("pad")
+    local ok, err = pcall(ins.execute, ins)
+    print("insert", ok, ok and "" or (type(err) == "table" and err.sql_errno or tostring(err)))
+    local sel = con:prepare_kv("point_selects", 1)
+    local q = {sel:bind_create(sysbench.sql.type.INT)}
+    sel:bind_param(unpack(q)); q[1]:set(5)
+    local rs = sel:execute()
+    print("row", rs:fetch_row()[1])
+  end},
+}
+EOF
+for mode in none pessimistic; do
+  for secondary in 0 1; do
+    d="$TEST_TMP/dup-$mode-$secondary"
+    SECONDARY=$secondary sb "$TEST_TMP/dup.lua" --db-driver=rocksdb --rocksdb-path="$d" \
+      --rocksdb-txn=$mode prepare
+    SECONDARY=$secondary sb "$TEST_TMP/dup.lua" --db-driver=rocksdb --rocksdb-path="$d" \
+      --rocksdb-txn=$mode dup
+    if [ $mode = none ]; then
+      like "$out" "^insert	true	$" "txn=none, secondary index $secondary: an INSERT of an existing id succeeds"
+      like "$out" "^row	replaced$" "... and replaces the row"
+    else
+      like "$out" "^insert	false	SQL error, errno = 1062, state = '23000': Duplicate entry '5' for key 'PRIMARY'$" \
+           "txn=$mode, secondary index $secondary: an INSERT of an existing id is error 1062"
+      unlike "$out" "^row	replaced$" "... and the row stays"
+    fi
+  done
+done
+
 done_testing
