@@ -239,7 +239,8 @@ static void interrupt_table(const load_table *t, void *arg)
     list_add(v->untouched, sizeof(v->untouched), item);
     v->n_untouched++;
   } else {
-    uint64_t done = __atomic_load_n(&t->rows_done, __ATOMIC_RELAXED);
+    /* what the table holds: a statement broken off was rolled back by the server */
+    uint64_t done = __atomic_load_n(&t->rows_committed, __ATOMIC_RELAXED);
     snprintf(item, sizeof(item), "sbtest%u (%" PRIu64 " of %" PRIu64 " rows)", t->number,
              done, t->rows_target);
     list_add(v->incomplete, sizeof(v->incomplete), item);

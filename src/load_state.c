@@ -382,12 +382,20 @@ void sb_load_rows_done(uint32_t table, uint64_t rows)
     __atomic_add_fetch(&t->rows_done, rows, __ATOMIC_RELAXED);
 }
 
+void sb_load_rows_committed(uint32_t table, uint64_t rows)
+{
+  load_table *t = table_of(table);
+  if (t != NULL)
+    __atomic_add_fetch(&t->rows_committed, rows, __ATOMIC_RELAXED);
+}
+
 void sb_load_rows_present(uint32_t table, uint64_t rows)
 {
   load_table *t = table_of(table);
   if (t != NULL) {
     __atomic_add_fetch(&t->rows_present, rows, __ATOMIC_RELAXED);
     __atomic_add_fetch(&t->rows_done, rows, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&t->rows_committed, rows, __ATOMIC_RELAXED);
   }
 }
 

@@ -72,7 +72,9 @@ typedef struct {
   uint32_t number;              /* N of sbtestN */
   load_table_phase phase;
   uint64_t rows_target;         /* rows the command handles */
-  uint64_t rows_done;           /* loaded or checked so far (atomic) */
+  uint64_t rows_done;           /* loaded or checked so far (atomic): the progress */
+  uint64_t rows_committed;      /* in the table for good: statements, transactions and files
+                                   that completed, and rows --resume found (atomic) */
   uint64_t rows_present;        /* found already loaded by --resume */
   uint32_t items, items_done;
   uint64_t started_ns, finished_ns;
@@ -115,8 +117,11 @@ bool sb_load_table_resumed(uint32_t table);
    say so (it prints the note), 0 after; sb_load_stream_refused() tells every thread. */
 int sb_load_refuse_stream(void);
 bool sb_load_stream_refused(void);
-/* Rows of `table` loaded (or checked) by a loader; found present by --resume. */
+/* Rows of `table` loaded (or checked) by a loader, for the progress; in the table for good
+   (a statement or transaction that completed: what an interrupted prepare leaves); found
+   present by --resume (counted in both). */
 void sb_load_rows_done(uint32_t table, uint64_t rows);
+void sb_load_rows_committed(uint32_t table, uint64_t rows);
 void sb_load_rows_present(uint32_t table, uint64_t rows);
 /* The block size of a table of `rows` rows (ids per statement or transaction). */
 int64_t sb_load_block_rows(uint64_t rows);

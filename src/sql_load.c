@@ -68,10 +68,11 @@ static int query_number(db_conn *con, const char *sql, int64_t *value)
 /* The rows of a block as a stream of tab-separated lines. */
 typedef struct {
   const sbtest_rows *rows;
-  int64_t next_id, last_id;
+  int64_t first_id, next_id, last_id;
   char line[SBTEST_ROW_TEXT_MAX];
   size_t line_len, line_pos;
   uint32_t table;
+  bool test_paused;          /* SYSBENCH_TEST_LOAD_DELAY's wait, once per statement */
 } row_stream;
 
 static long fill_stream(void *arg, char *buf, size_t capacity)
@@ -83,6 +84,14 @@ static long fill_stream(void *arg, char *buf, size_t capacity)
 
   if (sb_load_stopping())
     return -1;
+  /* The tests' delay falls inside the statement, once part of it is sent: an interrupt then
+     breaks a statement off, which the server rolls back (load_block() waits before the
+     other methods' blocks). */
+  if (s->next_id > s->first_id && !s->test_paused) {
+    s->test_paused = true;
+    if (!sb_load_test_pause())
+      return -1;
+  }
   while (n < capacity) {
     if (s->line_pos < s->line_len) {
       size_t take = s->line_len - s->line_pos;
@@ -108,9 +117,13 @@ static long fill_stream(void *arg, char *buf, size_t capacity)
 static int load_block_stream(db_conn *con, const sql_table_spec *spec, const sbtest_rows *rows,
                              int64_t first, int64_t last)
 {
-  row_stream s = { .rows = rows, .next_id = first, .last_id = last, .table = spec->table };
-  return db_stream_in(con, spec->stream_statement, strlen(spec->stream_statement), fill_stream,
-                      &s);
+  row_stream s = { .rows = rows, .first_id = first, .next_id = first, .last_id = last,
+                   .table = spec->table };
+  int rc = db_stream_in(con, spec->stream_statement, strlen(spec->stream_statement), fill_stream,
+                        &s);
+  if (rc == 0)   /* one statement: its rows are in once it succeeded, none before */
+    sb_load_rows_committed(spec->table, (uint64_t) (last - first + 1));
+  return rc;
 }
 
 static int load_block_insert(db_conn *con, const sql_table_spec *spec, const sbtest_rows *rows,
@@ -146,9 +159,13 @@ static int load_block_insert(db_conn *con, const sql_table_spec *spec, const sbt
     if (run(con, sql) != 0)
       return -1;
     sb_load_rows_done(spec->table, made);
+    if (!spec->transactions)
+      sb_load_rows_committed(spec->table, made);
   }
   if (spec->transactions && run(con, "COMMIT") != 0)
     return -1;
+  if (spec->transactions)
+    sb_load_rows_committed(spec->table, (uint64_t) (last - first + 1));
   return 0;
 }
 
@@ -201,7 +218,7 @@ static int load_block(db_conn *con, const sql_table_spec *spec, const sbtest_row
       return -1;
   }
   for (int attempt = 1;; attempt++) {
-    if (!sb_load_test_pause())
+    if (spec->method != SQL_LOAD_STREAM && !sb_load_test_pause())
       return SQL_LOAD_STOPPED;
     int rc = spec->method == SQL_LOAD_STREAM ? load_block_stream(con, spec, rows, first, last)
                                              : load_block_insert(con, spec, rows, first, last,

@@ -223,6 +223,9 @@ typedef struct {
   const char *name;                  /* file name stem, unique per loading thread */
   unsigned files;                    /* files started so far */
   unsigned puts;                     /* puts into the current file */
+  uint32_t table;                    /* a table's rows: the primary stream counts them ... */
+  bool counts_rows;
+  uint64_t rows;                     /* ... here, for the current file */
   char path[4200];
 } sst_stream;
 
@@ -239,7 +242,12 @@ static int stream_finish_file(sst_stream *st)
     rdb_fail(st->session, err, "SST file");
     return -1;
   }
-  return ingest(st->session, st->path);
+  if (ingest(st->session, st->path) != 0)
+    return -1;
+  if (st->counts_rows)   /* the file's rows are in the database from now on */
+    sb_load_rows_committed(st->table, st->rows);
+  st->rows = 0;
+  return 0;
 }
 
 static int stream_put(sst_stream *st, const char *key, size_t klen, const char *value,
@@ -277,6 +285,7 @@ static int stream_put(sst_stream *st, const char *key, size_t klen, const char *
     rdb_fail(st->session, err, "SST file");
     return -1;
   }
+  st->rows++;
   return 0;
 }
 
@@ -314,7 +323,8 @@ static int load_range(rdb_session *s, const db_kv_table_spec *spec, int64_t firs
   /* Names unique per table and id range, so concurrent slices never share a file. */
   snprintf(primary_name, sizeof(primary_name), "%u-%" PRId64 "-p", spec->table, first);
   snprintf(secondary_name, sizeof(secondary_name), "%u-%" PRId64 "-s", spec->table, first);
-  sst_stream primary = { .session = s, .name = primary_name };
+  sst_stream primary = { .session = s, .name = primary_name, .table = spec->table,
+                         .counts_rows = true };
   sst_stream index = { .session = s, .name = secondary_name };
 
   for (int64_t chunk = first; chunk <= last && rc == 0; chunk += CHUNK_ROWS) {
