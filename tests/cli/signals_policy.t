@@ -7,7 +7,8 @@
 #     are written, exit 143 -- five times over, as this failed now and then, and once with the
 #     second copy forced to arrive after the step took the first;
 #   - SIGINT to the sweep's pid alone (a supervisor): it reaches the running step, which
-#     reports; no further step; exit 130;
+#     reports; no further step; exit 130; in the second step, the summary and the files hold
+#     the first step and the interrupted second;
 #   - two signals close together (the pid then the group, as `timeout` sends; INT then TERM)
 #     are one request: a run reports and exits with the first signal's code; a run whose
 #     event hangs is not killed by the copy;
@@ -104,6 +105,24 @@ kill -INT "$bg_pid" 2>/dev/null
 finish
 is "$(sweep_left 130 2)" ok \
    "SIGINT to the sweep's pid alone reaches the running step: its report, no second step, the summary and files, exit 130"
+
+# Interrupted in its second step: the summary and the files hold the first, complete, and the
+# second, interrupted. Events of the second step take 5 s, so it is still in its first when the
+# signal comes, and --time=1 ends the first step by itself.
+write second_slow.lua <<'LUA'
+ffi.cdef "int usleep(unsigned int);"
+function event() if sysbench.opt.threads == 2 then ffi.C.usleep(5000000) end end
+LUA
+start "$SB" "$TEST_TMP/second_slow.lua" --threads=1,2 --time=1 --report-file=s.json run
+until_line "Thread sweep: run 2 of 2"
+for ((i = 0; i < 1200; i++)); do      # the second step's threads started (at most 60 s)
+  [ "$(grep -c "^Threads started!" "$bg_out")" = 2 ] && break
+  sleep 0.05
+done
+kill -INT "$bg_pid" 2>/dev/null
+finish
+is "$rc|$(runs_in "$dir/s.json")|$(count "$out" "^ +[12] +[0-9.]+ +[0-9.]+ ")" "130|[(1, 0), (2, 130)]|2" \
+   "SIGINT to the sweep's pid in its second step: exit 130, the summary and the result file hold the first step and the interrupted second"
 
 # A terminal's Ctrl-C goes to the group; the sweep passes its copy on.
 start "$SB" "${slow_sweep[@]}"
