@@ -129,27 +129,22 @@ static void *worker_main(void *arg)
 /* Main thread                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-static void on_signal(int sig)
+/* The signal policy's graceful stop (signals.h): workers start no further event, and the
+   main thread wakes up to stop the run and report what ran. */
+static void stop_on_signal(int sig)
 {
   run *r = run_active();
   if (r == NULL)
     return;
-  r->interrupted_by = sig;
+  if (r->interrupted_by == 0)
+    r->interrupted_by = sig;
   __atomic_store_n(&r->flags.stop, STOP_NOW, __ATOMIC_RELAXED);
   sem_post(&r->main_wakeup);
 }
 
-static void install_signal_handlers(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  /* A second Ctrl-C kills at once, for a worker stuck on a server that never answers. */
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  signal_catch(SIGINT, &sa, NULL);
-  signal_catch(SIGTERM, &sa, NULL);
-}
+/* Owned until the process ends: a request that comes after the run (while the result files
+   are written) finds no run to stop and changes nothing. */
+static const signal_owner run_signal_owner = { .stop = stop_on_signal };
 
 /* "[ 1s ]" as in 1.0 for whole-second intervals; "[ 1.5s ]" for fractional ones. */
 static int timestamp_decimals(double interval)
@@ -567,7 +562,8 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
     return 1;
   }
 
-  install_signal_handlers();
+  signal_policy_install();
+  signal_policy_own(&run_signal_owner);
   rc = run_workers(r);
   if (rc == 0) {
     log_text(LOG_INFO, "Done.\n");
