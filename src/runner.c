@@ -535,6 +535,9 @@ static int run_exit_code(const run *r, int rc)
     return 1;
   if (r->interrupted_by)
     return 128 + r->interrupted_by;
+  /* --mysql-ignore-errors=all kept the run going, but the server never came back */
+  if (r->outage_failed)
+    return 1;
   return 0;
 }
 
