@@ -175,9 +175,8 @@ void report_cumulative_sql_details(const sb_stat_t *stat)
   if (stat->rows > 0)
     log_text(LOG_NOTICE, "Rows returned by reads:                  %-6" PRIu64 " (%.2f per sec.)",
              stat->rows, per_second(stat->rows, t));
-  if (stat->error_code_count == 0)
-    return;
-  log_text(LOG_NOTICE, "Ignored errors by code:");
+  if (stat->error_code_count > 0)
+    log_text(LOG_NOTICE, "Ignored errors by code:");
   for (unsigned i = 0; i < stat->error_code_count; i++) {
     char code[16], label[32];
     /* Code 0 (errors without one, codes beyond the table) is "other" in the result file;
@@ -189,4 +188,6 @@ void report_cumulative_sql_details(const sb_stat_t *stat)
     log_text(LOG_NOTICE, "    %-37s%-6" PRIu64 " (%.2f per sec.)", label,
              stat->error_codes[i].count, per_second(stat->error_codes[i].count, t));
   }
+  /* a blank line closes the block, as each of 1.0.20's */
+  log_text(LOG_NOTICE, "%s", "");
 }

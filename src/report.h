@@ -44,7 +44,7 @@ void report_cumulative_sql(const sb_stat_t *stat);
 void report_unfinished(unsigned count);
 
 /* Ours, after 1.0.20's blocks of an SQL test: queries by statement kind, rows returned by reads
-   and ignored errors by code (the last two only when there are any). */
+   and ignored errors by code (the last two only when there are any), then a blank line. */
 void report_cumulative_sql_details(const sb_stat_t *stat);
 
 /* Ours, after that: when the server was unreachable (reconnects failing after a lost
