@@ -411,9 +411,6 @@ static int op_thread_init(worker *w)
     return -1;
   w->script = L;
   export_options(L, runner_config());
-  /* When thread_init fails it usually fails the same way in every thread (server down, wrong
-     password): the first failure is reported, the run stops, the others add nothing. */
-  static int failure_reported;
   lua_getglobal(L, "thread_init");
   if (!lua_isfunction(L, -1)) {
     lua_pop(L, 1);
@@ -422,8 +419,9 @@ static int op_thread_init(worker *w)
   lua_pushnumber(L, w->id);
   if (lua_pcall(L, 1, 0, 0) == 0)
     return 0;
-  if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0)
-    log_text(LOG_FATAL, "`thread_init' function failed: %s", lua_state_error_text(L, -1));
+  /* When it fails it usually fails the same way in every thread (server down, wrong
+     password, a missing table): the runner has the logger say each line once. */
+  log_text(LOG_FATAL, "`thread_init' function failed: %s", lua_state_error_text(L, -1));
   lua_pop(L, 1);
   return -1;
 }
