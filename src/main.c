@@ -20,6 +20,7 @@
 #include "db_registry.h"
 #include "logger.h"
 #include "load_state.h"
+#include "lua_bundled.h"
 #include "lua_env.h"
 #include "options.h"
 #include "printable.h"
@@ -161,6 +162,9 @@ static int configure(int argc, char *argv[], parsed_args *args)
     printf("%s\n", VERSION_STRING);
     exit(EXIT_SUCCESS);
   }
+  const char *script = opt_string("show-script");
+  if (script != NULL && *script != '\0')
+    exit(lua_bundled_show(script, stdout));
   if (cli_options_check(&config, &rand) != 0 ||
       results_configure(args->command, &config) != 0)
     return EXIT_FAILURE;
