@@ -321,6 +321,8 @@ static void export_options(lua_State *L, const run_config *cfg)
   lua_newtable(L);
   for (size_t i = 0; i < options_count(); i++) {
     sb_option *opt = options_at(i);
+    if (option_is_pending(opt))        /* a config file's name nothing declares: not used */
+      continue;
     push_run_value(L, opt, cfg);
     lua_setfield(L, -2, option_name(opt));
     if (legacy && !global_is_function(L, option_name(opt))) {

@@ -202,6 +202,7 @@ int main(int argc, char *argv[])
     return rc;
 
   print_header();
+  args_print_config_warnings();
 
   const char *name = args.testname;
   if (name == NULL || strcmp(name, "-") == 0) {
@@ -240,7 +241,7 @@ int main(int argc, char *argv[])
 
   /* A Lua script that declares no options accepts any (1.0's legacy scripts). */
   bool legacy = lua_env_loaded() && test->options == NULL;
-  if (args_check_pending(legacy) != 0)
+  if (args_check_pending(legacy, lua_env_loaded()) != 0)
     return EXIT_FAILURE;
   if (lua_env_loaded() && lua_env_options_ready() != 0)
     return EXIT_FAILURE;
