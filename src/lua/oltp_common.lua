@@ -463,8 +463,9 @@ function thread_init()
       param[t] = {}
    end
 
-   -- defined by the workload script; its error is kept as it is, a hint may follow
-   local ok, err = pcall(prepare_statements)
+   -- defined by the workload script; its error is kept as it is, a hint may follow (called
+   -- from a function here, so that a script without one is told where it was called)
+   local ok, err = pcall(function() prepare_statements() end)
    if not ok then
       local hint = missing_table_hint(err)
       if hint ~= nil then
