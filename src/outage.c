@@ -80,6 +80,8 @@ void outage_summary_finish(outage_summary *s)
 {
   s->end = seconds_after(s->start_ns, s->end_ns);
   s->ongoing_from = seconds_after(s->start_ns, s->ongoing_since_ns);
+  if (s->ongoing_threads > 0 && s->end < s->ongoing_from)   /* lost after the last event */
+    s->end = s->ongoing_from;
   s->ended_from = seconds_after(s->start_ns, s->ended_first_ns);
   s->ended_to = seconds_after(s->start_ns, s->ended_last_ns);
   s->events_after = s->ongoing_threads > 0 && s->last_event_start_ns > s->ongoing_since_ns;
