@@ -393,8 +393,12 @@ static int run_workers(run *r)
   const run_config *config = &r->config;
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
-  if (create_workers(r) != 0)
+  /* threads failing their thread_init alike say it once */
+  log_once_begin();
+  if (create_workers(r) != 0) {
+    log_once_end();
     return 1;
+  }
 
   int ready = wait_for_workers_ready(r);
   if (ready == 2) {
@@ -405,9 +409,11 @@ static int run_workers(run *r)
   }
   if (ready == 1) {
     release_and_join(r, -1, config->threads);
+    log_once_end();
     log_text(LOG_FATAL, "Thread initialization failed!");
     return 1;
   }
+  log_once_end();
   if (config->start_at_unix_ns != 0 && wait_for_start_time(r) != 0) {
     release_and_join(r, -1, config->threads);
     return 1;
@@ -530,6 +536,9 @@ static int run_exit_code(const run *r, int rc)
     return 1;
   if (r->interrupted_by)
     return 128 + r->interrupted_by;
+  /* --mysql-ignore-errors=all kept the run going, but the server never came back */
+  if (r->outage_failed)
+    return 1;
   return 0;
 }
 

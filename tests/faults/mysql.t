@@ -5,7 +5,11 @@
 #     default --mysql-ignore-errors every thread that was in a statement prints 1.0.20's two
 #     lines for the lost connection, then our report, exit 1 as 1.0.20; with
 #     --mysql-ignore-errors=all and the server started again, each thread reconnects once
-#     (reconnects: 4) and the run finishes its events, exit 0 (1.0.20 crashes);
+#     (reconnects: 4) and the run finishes its events, exit 0 (1.0.20 crashes), the report
+#     saying for how long the server was unreachable; with the server never started again
+#     (mysql and tidb drivers), 1.0.20's interval lines are followed by ours counting the
+#     failed reconnects, the report says since when the server was unreachable, how many
+#     reconnects failed and why, the result file has the outage, and the exit code is 1;
 #   - the server down before the start: 1.0.20's failed-connection lines once, not once per
 #     thread, exit 1, and no thread_done error (bundled oltp_common.lua and 1.0.20's own);
 #   - SIGINT / SIGTERM during run: the report of what ran, exit 130 / 143 as 1.0.20's;
@@ -161,6 +165,8 @@ unlike "$out" "FATAL|ALERT" "... nothing fatal printed"
 is "$(stat reconnects)" 4 "... each of the 4 threads reconnected once (reconnects: 4)"
 is "$(stat 'total number of events')" 200 "... and the run finished its 200 events"
 like "$out" "^General statistics:$" "... and printed its report"
+like "$out" "^Server unreachable from [0-9.]+s to [0-9.]+s: [1-9][0-9]* failed reconnects by [1-4] threads?, then reconnected$" \
+  "... which says when the server was unreachable and how many reconnects failed"
 
 if have_ref; then
   bg "$REF_SB" "${all_args[@]}"
@@ -169,6 +175,53 @@ if have_ref; then
   restart_server
   bg_wait 20     # its 200 events take 4 s; 1.0.20 crashes (139) or, now and then, hangs (137)
   num_cmp "$rc" "!=" 0 "1.0.20 does not survive the restart (exit $rc; 139 is its SIGSEGV, 137 a hang we ended): declared mysql-server-restart"
+else
+  skip "no reference sysbench at $REF_SB"
+fi
+
+# ---- the server killed for good, --mysql-ignore-errors=all (mysql and tidb drivers) ----------
+
+# the tidb driver checks it talks to TiDB: this MariaDB gets TiDB's version function meanwhile
+sql "CREATE FUNCTION tidb_version() RETURNS VARCHAR(64) DETERMINISTIC RETURN 'v0-fake (MariaDB)'"
+for drv in mysql tidb; do
+  bg "$SB" oltp_read_write "${table_args[@]}" --db-driver=$drv --threads=4 --time=6 \
+     --report-interval=1 --mysql-ignore-errors=all --report-file=outage-$drv.json run
+  until_output '^\[ 1s \] thds: 4 tps: [1-9]'
+  ok $? "$drv, --mysql-ignore-errors=all: the run is under way before the server is killed for good"
+  kill_server
+  bg_wait
+  is "$rc" 1 "$drv: the server never came back: exit 1 (it was 0)"
+  like "$out" "^\[ [3-6]s \] thds: 4 tps: 0\.00 qps: 0\.00 \(r/w/o: 0\.00/0\.00/0\.00\) lat \(ms,95%\): 0\.00 err/s: 0\.00 reconn/s: 0\.00$" \
+    "$drv: 1.0.20's interval line is unchanged while the server is down"
+  like "$out" "^\[ [3-6]s \] server unreachable: failed reconn/s: [0-9]*[1-9][0-9]*\.[0-9]{2} threads reconnecting: 4$" \
+    "$drv: ... and followed by ours, with the failed reconnects and the threads reconnecting"
+  is "$(stat reconnects)" 0 "$drv: 1.0.20's report lines are kept (reconnects: 0)"
+  like "$out" "^Server unreachable from [0-9.]+s to the end \([0-9.]+s\): [1-9][0-9]* failed reconnects by 4 threads$" \
+    "$drv: the report says since when the server was unreachable and how many reconnects failed"
+  like "$out" "^    last error: unable to connect to MySQL server on host '127\.0\.0\.1', port $MYSQL_PORT: error 2002: " \
+    "$drv: ... naming the server and the error"
+  like "$out" "^    no event succeeded after [0-9.]+s: the run failed \(exit code 1\)$" \
+    "$drv: ... and why the run failed"
+  is "$(python3 - "$TEST_TMP/outage-$drv.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+o = r["outage"]
+print(r["exit_code"], o["until_end"], o["run_failed"], o["failed_reconnects"] > 0,
+      o["threads_unreachable_at_end"], o["from"] < o["to"], "error 2002" in o["last_error"])
+PY
+)" "1 True True True 4 True True" "$drv: the result file has the outage (until the end, the run failed)"
+  restart_server
+  ok $? "the server starts again"
+done
+sql "DROP FUNCTION tidb_version"
+if have_ref; then
+  bg "$REF_SB" oltp_read_write "${table_args[@]}" --threads=4 --time=6 --report-interval=1 \
+     --mysql-ignore-errors=all run
+  until_output '^\[ 1s \] thds: 4 tps: [1-9]'
+  kill_server
+  bg_wait 20
+  num_cmp "$rc" "!=" 0 "1.0.20 does not survive the server's death either (exit $rc): declared mysql-server-restart"
+  restart_server
 else
   skip "no reference sysbench at $REF_SB"
 fi
