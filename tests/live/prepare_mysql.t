@@ -102,12 +102,20 @@ like "$out" "sbtest1: ok: 20000 rows, ids 1..20000 without gaps, index k_1 consi
   "... and says what it checked"
 my oltp_read_write --table-size=20000 verify
 like "$out" "contents not compared" "without --rand-seed verify says it did not compare the rows"
+my oltp_read_write --table-size=10000 verify
+is "$rc" 1 "verify with half the --table-size of prepare exits 1"
+like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used \(--table-size=20000 if it loaded them all\)$" \
+  "... saying how many rows the table holds, and that --table-size must be prepare's"
+my oltp_read_write --table-size=40000 verify
+like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used" \
+  "... and so with twice it"
 sql "DELETE FROM sbtest1 WHERE id = 777" "UPDATE sbtest1 SET k = k + 1 WHERE id = 1234"
 my oltp_read_write "${size[@]}" --threads=3 verify
 is "$rc" 1 "verify of a damaged table exits 1"
 like "$out" "sbtest1: WRONG: 19999 rows where --table-size is 20000; 1 id of 1..table-size missing; 1 row whose k is not the generated one" \
   "... saying what is wrong"
 like "$out" "  sbtest1: id 777 is missing" "... which id is missing"
+unlike "$out" "HINT: sbtest1 holds" "... and no --table-size hint: the table is not one of another size"
 like "$out" "  sbtest1: id 1234: k is [0-9]+, the generated row has [0-9]+" "... and which k differs"
 like "$out" "Verified 1 table: 1 wrong" "... and counting the wrong tables"
 sql "DROP INDEX k_1 ON sbtest1"
