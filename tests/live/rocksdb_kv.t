@@ -150,7 +150,7 @@ is "$rc" 0 "two tables load in parallel, split across 3 threads"
 like "$out" "Loaded 40000 rows into 2 table\(s\)" "the load reports the rows it wrote"
 like "$out" "Data size: [0-9.]+ MiB logical .*[0-9.]+ MiB on disk, ratio [0-9.]+" "the load reports logical and on-disk size"
 kv "$TEST_TMP/load.lua" check
-like "$out" "OK	sbtest1: 20000 rows \(loaded 20000\), checksum matches, secondary index consistent \(20000 entries, 0 wrong\)" "table 1 reads back exactly as written, index included"
+like "$out" "OK	sbtest1: 20000 rows \(loaded 20000, from --rand-seed=[0-9]+\), checksum matches, secondary index consistent \(20000 entries, 0 wrong\)" "table 1 reads back exactly as written, index included"
 like "$out" "OK	sbtest2: 20000 rows" "table 2 reads back exactly as written"
 
 kv "$TEST_TMP/load.lua" prepare --threads=3

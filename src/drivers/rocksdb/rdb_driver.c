@@ -263,6 +263,11 @@ static int rdb_table_state_op(db_conn *con, uint32_t table)
   return rdb_sbtest_state(con->ptr, table);
 }
 
+static int rdb_table_record_op(db_conn *con, uint32_t table, db_kv_load_record *record)
+{
+  return rdb_sbtest_record(con->ptr, table, record);
+}
+
 static int rdb_table_sizes_op(db_conn *con, uint32_t table, int64_t *data, int64_t *index)
 {
   (void) con;
@@ -297,6 +302,7 @@ static const db_kv_ops rdb_kv_ops = {
   .load_range = rdb_load_range_op,
   .finish_table = rdb_finish_table_op,
   .table_state = rdb_table_state_op,
+  .table_record = rdb_table_record_op,
   .table_sizes = rdb_table_sizes_op,
   .prepare = rdb_prepare_kv,
   .create_table = rdb_create_table,
