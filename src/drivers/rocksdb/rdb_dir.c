@@ -183,6 +183,8 @@ int rdb_dir_remove_load_files(const char *path)
   return removed;
 }
 
+/* Only before this process opens the database: closing a descriptor of the LOCK file drops
+   every fcntl lock the process holds on it, RocksDB's too. */
 bool rdb_dir_lock_held(const char *path)
 {
   char lock[4200];

@@ -30,7 +30,8 @@
  * A database without a record (prepared by an earlier version) gets one at its first open:
  * the files RocksDB names for itself and the ones it references (the table files of a
  * read-only open, the MANIFEST of CURRENT); its write-ahead logs, OPTIONS and old info logs,
- * which it cannot tell from others, are taken as its own, and anything else is refused.
+ * which it cannot tell from others, are taken as its own, and anything else is refused (with
+ * no record, RocksDB's own leftovers of a killed command look the same: the refusal says so).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -313,10 +314,19 @@ int rdb_files_check(const char *path, bool fresh)
     record_sort(&foreign);
     list_names(shown, sizeof(shown), &foreign);
     bool one = foreign.count == 1;
-    log_text(LOG_FATAL, "The RocksDB directory '%s' holds %zu file%s named like RocksDB's own "
-             "that sysbench did not create (%s): opening the database would let RocksDB "
-             "delete or replay %s, so it was not opened; move %s out of the directory", path,
-             foreign.count, one ? "" : "s", shown, one ? "it" : "them", one ? "it" : "them");
+    if (have_legacy)   /* RocksDB's own leftovers of a killed command look the same here */
+      log_text(LOG_FATAL, "The RocksDB directory '%s' holds %zu file%s named like RocksDB's "
+               "own that the database does not use (%s), and no record of the files sysbench "
+               "created there (an earlier version prepared it): opening the database would let "
+               "RocksDB delete %s, so it was not opened; move %s out of the directory (if the "
+               "last command on the database was killed, %s may be RocksDB's leftovers, which "
+               "it would delete)", path, foreign.count, one ? "" : "s", shown,
+               one ? "it" : "them", one ? "it" : "them", one ? "it" : "they");
+    else
+      log_text(LOG_FATAL, "The RocksDB directory '%s' holds %zu file%s named like RocksDB's "
+               "own that sysbench did not create (%s): opening the database would let RocksDB "
+               "delete or replay %s, so it was not opened; move %s out of the directory", path,
+               foreign.count, one ? "" : "s", shown, one ? "it" : "them", one ? "it" : "them");
     record_clear(&accepted);
     record_clear(&foreign);
     return -1;
