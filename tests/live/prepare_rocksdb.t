@@ -2,7 +2,9 @@
 # prepare_rocksdb.t: loading the OLTP tables into the embedded RocksDB driver (issue 15): the
 # same --rand-seed gives the same table (the checksum verify prints) for any --threads, the size
 # report gives the sizes of the SST files, verify catches a deleted row and a changed k, and
-# Ctrl-C leaves tables that the next prepare refuses and --resume loads again.
+# Ctrl-C leaves tables that the next prepare refuses and --resume loads again. Issue 22: verify
+# checks the seed and --table-size the load recorded, and --resume goes on with the seed of
+# the interrupted prepare.
 . "$(dirname "$0")/../lib/tap.sh"
 
 need_driver rocksdb librocksdb-dev
@@ -14,6 +16,15 @@ checksums() {   # the checksums verify read back, one per table
 }
 
 size=(--table-size=60000 --tables=2 --rand-seed=31)
+
+# interrupted_prepare REGEX ARGS...: a slowed-down prepare with ARGS, sent SIGINT once its
+# output matches REGEX (interrupt_when)
+interrupted_prepare() {
+  local until=$1
+  shift
+  SYSBENCH_TEST_LOAD_DELAY=0.3 interrupt_when "$until" oltp_read_write "$@" \
+    --report-interval=0.2 prepare --db-driver=rocksdb --rocksdb-path="$db"
+}
 
 rk oltp_read_write "${size[@]}" prepare
 is "$rc" 0 "prepare with one thread"
@@ -59,18 +70,8 @@ rk oltp_read_write --tables=2 cleanup >/dev/null
 # Ctrl-C, then --resume (a RocksDB table is loaded again whole). With 4 threads every table is
 # cut into 8 ranges, each written to files of its own and ingested when done: the tables hold
 # some ranges when the load stops.
-(cd "$TEST_TMP" && SYSBENCH_TEST_LOAD_DELAY=0.3 exec "$SB" oltp_read_write "${size[@]}" \
-  --threads=4 --report-interval=0.2 prepare --db-driver=rocksdb --rocksdb-path="$db") \
-  >"$TEST_TMP/bg.out" 2>&1 &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -Eq "\[ .*s \] loaded [1-9]" "$TEST_TMP/bg.out" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
-done
-kill -INT "$pid" 2>/dev/null
-wait "$pid"
-is "$?" 130 "prepare stopped by Ctrl-C exits 130"
+interrupted_prepare "\[ .*s \] loaded [1-9]" "${size[@]}" --threads=4
+is "$rc" 130 "prepare stopped by Ctrl-C exits 130"
 like "$(cat "$TEST_TMP/bg.out")" "Incomplete tables: sbtest1 \([0-9]+ of 60000 rows\)" "... naming the incomplete tables"
 rk oltp_read_write "${size[@]}" prepare
 is "$rc" 1 "the next prepare refuses them"
@@ -106,18 +107,8 @@ rk oltp_read_write cleanup >/dev/null
 # --resume without --rand-seed goes on with the seed the interrupted prepare drew from the
 # clock: one thread, interrupted once sbtest1 is complete, while it loads sbtest2.
 small=(--table-size=40000 --tables=2)
-(cd "$TEST_TMP" && SYSBENCH_TEST_LOAD_DELAY=0.3 exec "$SB" oltp_read_write "${small[@]}" \
-  --report-interval=0.2 prepare --db-driver=rocksdb --rocksdb-path="$db") \
-  >"$TEST_TMP/bg.out" 2>&1 &
-pid=$!
-for _ in $(seq 1 2400); do
-  grep -Eq "1 of 2 tables done" "$TEST_TMP/bg.out" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
-done
-kill -INT "$pid" 2>/dev/null
-wait "$pid"
-is "$?" 130 "prepare without --rand-seed stopped by Ctrl-C while it loads sbtest2"
+interrupted_prepare "1 of 2 tables done" "${small[@]}"
+is "$rc" 130 "prepare without --rand-seed stopped by Ctrl-C while it loads sbtest2"
 like "$(cat "$TEST_TMP/bg.out")" "Complete tables: sbtest1" "... with sbtest1 complete"
 rk oltp_read_write "${small[@]}" --rand-seed=999 --resume prepare
 is "$rc" 1 "prepare --resume with another --rand-seed is refused"
