@@ -21,10 +21,11 @@ static char last_line[LOG_LINE_MAX];
 static unsigned repeat_count;
 static int timestamp_decimals;
 
-/* log_once_begin(): hashes of the FATAL and ALERT lines printed since (a line beyond the
+/* log_once_begin(): hashes of the lines of once_level or worse printed since (a line beyond the
    table is printed every time). */
 #define ONCE_LINES_MAX 128
 static bool once_open;
+static log_level once_level;
 static uint64_t once_lines[ONCE_LINES_MAX];
 static unsigned once_count;
 
@@ -68,7 +69,7 @@ static uint64_t line_hash(const char *line)
    not printed again; otherwise it is remembered) */
 static bool said_once(log_level level, const char *line)
 {
-  if (!once_open || level > LOG_ALERT)
+  if (!once_open || level > once_level)
     return false;
   uint64_t h = line_hash(line);
   for (unsigned i = 0; i < once_count; i++)
@@ -79,11 +80,13 @@ static bool said_once(log_level level, const char *line)
   return false;
 }
 
-void log_once_begin(void)
+void log_once_begin(log_level most_severe)
 {
   pthread_mutex_lock(&log_mutex);
+  if (!once_open)
+    once_count = 0;
   once_open = true;
-  once_count = 0;
+  once_level = most_severe;
   pthread_mutex_unlock(&log_mutex);
 }
 

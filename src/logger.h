@@ -37,10 +37,12 @@ int log_timestamp_decimals(void);
 /* Flush a pending "(last message repeated N times)" line. */
 void log_flush(void);
 
-/* While the workers start (thread_init), every thread that fails usually fails alike: between
-   these calls a FATAL or ALERT line already printed is not printed again, so each failure is
-   said once however many threads had it. */
-void log_once_begin(void);
+/* While the workers start (thread_init), every thread that fails usually fails alike; while
+   they run, several may stop on one cause (a full disk fails every writer's commit). Between
+   these calls a line of `most_severe` or worse already printed is not printed again, so each
+   failure is said once however many threads had it. log_once_begin() again changes the level
+   and keeps what was printed. */
+void log_once_begin(log_level most_severe);
 void log_once_end(void);
 
 #endif

@@ -394,7 +394,7 @@ static int run_workers(run *r)
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
   /* threads failing their thread_init alike say it once */
-  log_once_begin();
+  log_once_begin(LOG_ALERT);
   if (create_workers(r) != 0) {
     log_once_end();
     return 1;
@@ -413,9 +413,12 @@ static int run_workers(run *r)
     log_text(LOG_FATAL, "Thread initialization failed!");
     return 1;
   }
-  log_once_end();
+  /* ... and so do threads stopping on one cause (FATAL only: ALERT lines of a run are 1.0.20's
+     per-event messages, printed as often as it prints them) */
+  log_once_begin(LOG_FATAL);
   if (config->start_at_unix_ns != 0 && wait_for_start_time(r) != 0) {
     release_and_join(r, -1, config->threads);
+    log_once_end();
     return 1;
   }
 
@@ -431,6 +434,7 @@ static int run_workers(run *r)
     if (r->rate == NULL) {
       log_text(LOG_FATAL, "Cannot start the event generator thread: %s", strerror(err));
       release_and_join(r, -1, config->threads);
+      log_once_end();
       return 1;
     }
   }
@@ -444,6 +448,7 @@ static int run_workers(run *r)
   supervise(r);
 
   threads_join(r->threads, config->threads);
+  log_once_end();
   if (r->rate != NULL)
     rate_stop(r->rate);
   reporter_stop(r);

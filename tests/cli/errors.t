@@ -36,6 +36,15 @@ fails event run "FATAL: \`thread_run' function failed: err_event.lua:2: boom in 
 num_cmp "$(line_of "$out" "boom in event")" "<" "$(line_of "$out" "^General statistics:")" \
         "... then the report of what ran until the error (1.0.20 prints none)"
 
+# Threads stopping on one cause at the same time (a full disk fails every writer's commit):
+# each waits 1 s in its first event, so all four are inside it when the first one fails.
+printf 'function event()\n  os.execute("sleep 1")\n  error("boom in every thread")\nend\n' |
+  write err_all_threads.lua
+sb err_all_threads.lua run --threads=4 --time=5
+is "$rc" 1 "every thread failing alike: exit 1"
+is "$(count "$out" "boom in every thread")" 1 "... the FATAL line printed once, not once per thread"
+unlike "$out" "last message repeated" "... and no '(last message repeated N times)' line"
+
 printf 'function event()\n  local x = nil\n  return x.field\nend\n' | write err_index.lua
 fails index run "FATAL: \`thread_run' function failed: err_index.lua:3: attempt to index local 'x' (a nil value)" \
   "a runtime error in event()"
