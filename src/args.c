@@ -14,6 +14,7 @@
 #include "logger.h"
 #include "options.h"
 #include "printable.h"
+#include "secrets.h"
 
 static const char *current_command;
 
@@ -326,10 +327,12 @@ int args_check_pending(bool accept_unknown)
                printable(option_name(opt), shown, sizeof(shown)));
       continue;
     }
-    const char *text = option_text(opt);
+    /* The value as it may be shown: a password stays hidden even in a mistyped option. */
+    char *text = secrets_option_value_dup(option_name(opt), option_text(opt));
     fprintf(stderr, "invalid option: --%s%s%s\n",
             printable(option_given_name(opt), shown, sizeof(shown)), text ? "=" : "",
             text ? printable(text, shown_value, sizeof(shown_value)) : "");
+    free(text);
     rc = -1;
   }
   return rc;

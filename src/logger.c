@@ -2,7 +2,8 @@
  * logger.c: levelled text output with sysbench 1.0's prefixes and repeated-line folding.
  * Called from any thread; a mutex keeps lines whole (logging is never on the per-event path),
  * and stdout's own lock, held across the several stdio calls of a line, keeps a script's
- * print() or io.write() from another thread out of the middle of it.
+ * print() or io.write() from another thread out of the middle of it. No password leaves in a
+ * line (secrets.h): a library's message that echoes a connection string is masked here.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "logger.h"
 #include "printable.h"
+#include "secrets.h"
 
 #define LOG_LINE_MAX 4096
 
@@ -48,11 +50,12 @@ static void flush_repeats(void)
 
 void log_vtext(log_level level, const char *fmt, va_list ap)
 {
-  char line[LOG_LINE_MAX], shown[LOG_LINE_MAX];
+  char text[LOG_LINE_MAX], line[LOG_LINE_MAX], shown[LOG_LINE_MAX];
 
   if ((int) level > verbosity)
     return;
-  vsnprintf(line, sizeof(line), fmt, ap);
+  vsnprintf(text, sizeof(text), fmt, ap);
+  secrets_mask(text, line, sizeof(line));
 
   pthread_mutex_lock(&log_mutex);
   flockfile(stdout);

@@ -16,6 +16,7 @@
 #include "logger.h"
 #include "options.h"
 #include "printable.h"
+#include "secrets.h"
 
 struct sb_option {
   char *name;
@@ -434,6 +435,7 @@ int option_set(sb_option *opt, const char *value, char *err, size_t errlen)
   if (apply_value(opt, value, err, errlen) != 0)
     return -1;
   opt->user_set = true;
+  secrets_note_option(opt->name, value);
   return 0;
 }
 
@@ -694,6 +696,7 @@ sb_option *options_add_pending(const char *name, const char *value, bool from_co
   opt->user_set = true;
   opt->pending = true;
   opt->from_config = from_config;
+  secrets_note_option(name, value);
   return opt;
 }
 

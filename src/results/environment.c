@@ -1,6 +1,7 @@
 /*
  * environment.c: the machine a run ran on and the command line and options that started it,
- * as the result file keeps them, with every password value replaced by a mask.
+ * as the result file keeps them, with every password masked (secrets.h): password options,
+ * and the passwords of connection strings and URIs in any other option.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "secrets.h"
 #include "results/environment.h"
 
 static int saved_argc;
@@ -39,31 +41,6 @@ void environment_set_command_line(int argc, char **argv)
   saved_argv = argv;
 }
 
-bool environment_option_is_secret(const char *name)
-{
-  for (const char *p = name; *p != '\0'; p++)
-    if (strncasecmp(p, "password", 8) == 0 || strncasecmp(p, "passwd", 6) == 0)
-      return true;
-  return false;
-}
-
-/* "--mysql-password=x" -> "--mysql-password=*****"; other arguments unchanged. */
-static char *masked_argument(const char *arg)
-{
-  const char *eq = strchr(arg, '=');
-  if (strncmp(arg, "--", 2) != 0 || eq == NULL)
-    return strdup(arg);
-  char name[256];
-  snprintf(name, sizeof(name), "%.*s", (int) (eq - arg), arg);
-  if (!environment_option_is_secret(name))
-    return strdup(arg);
-  size_t n = (size_t) (eq - arg) + 1 + sizeof(ENVIRONMENT_MASK);
-  char *out = malloc(n);
-  if (out != NULL)
-    snprintf(out, n, "%s=%s", name, ENVIRONMENT_MASK);
-  return out;
-}
-
 int environment_command_line(char ***argv, size_t *argc)
 {
   *argc = 0;
@@ -77,7 +54,7 @@ int environment_command_line(char ***argv, size_t *argc)
       const char *slash = strrchr(arg, '/');
       arg = slash ? slash + 1 : arg;
     }
-    if (((*argv)[i] = masked_argument(arg)) == NULL)
+    if (((*argv)[i] = secrets_argument_dup(arg)) == NULL)
       return -1;
     (*argc)++;
   }
@@ -101,8 +78,7 @@ int environment_given_options(const run_config *cfg, result_option **out, size_t
     if (text == NULL)
       text = option_text(opt);
     (*out)[used].name = strdup(name);
-    (*out)[used].value = strdup(environment_option_is_secret(name) ? ENVIRONMENT_MASK
-                                : text ? text : "");
+    (*out)[used].value = secrets_option_value_dup(name, text ? text : "");
     if ((*out)[used].name == NULL || (*out)[used].value == NULL)
       return -1;
     *count = ++used;

@@ -27,10 +27,6 @@ void environment_note_server_version(const char *version);
 const char *environment_driver(void);
 const char *environment_server_version(void);
 
-/* An option whose value must never be written anywhere (its name mentions a password). */
-bool environment_option_is_secret(const char *name);
-#define ENVIRONMENT_MASK "*****"
-
 /* The options the user gave, as name/value text as the run of `cfg` uses them (a sweep's
    step: its thread count), secrets masked; -1 when out of memory. */
 int environment_given_options(const run_config *cfg, result_option **out, size_t *count);

@@ -11,6 +11,7 @@
 
 #include "results/json.h"
 #include "results/result_io.h"
+#include "secrets.h"
 
 #define MAX_FILE_BYTES (1024L * 1024 * 1024)
 
@@ -309,7 +310,8 @@ static int read_strings(reader *rd, const json_value *run, result_run *r)
     for (size_t i = 0; i < argv->count; i++, r->argc++) {
       if (argv->items[i]->type != JSON_STRING)
         return bad(rd, "command_line", "item %zu: expected a string", i);
-      r->argv[i] = strdup(argv->items[i]->text);
+      /* Masked again: a file written before connection strings were masked may hold one. */
+      r->argv[i] = secrets_argument_dup(argv->items[i]->text);
     }
   }
   const json_value *opts = opt_container(rd, run, "options", JSON_OBJECT, &rc);
@@ -323,7 +325,7 @@ static int read_strings(reader *rd, const json_value *run, result_run *r)
       if (opts->items[i]->type != JSON_STRING)
         return bad(rd, "options", "%s: expected a string", opts->keys[i]);
       r->options[i].name = strdup(opts->keys[i]);
-      r->options[i].value = strdup(opts->items[i]->text);
+      r->options[i].value = secrets_option_value_dup(opts->keys[i], opts->items[i]->text);
     }
   }
   return 0;
