@@ -20,6 +20,7 @@ static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char last_line[LOG_LINE_MAX];
 static unsigned repeat_count;
 static int timestamp_decimals;
+static log_error_observer error_observer;
 
 static const char *const level_prefix[] = {
   [LOG_FATAL] = "FATAL: ",
@@ -71,6 +72,8 @@ void log_vtext(log_level level, const char *fmt, va_list ap)
     fputc('\n', stdout);
     fflush(stdout);
   }
+  if (error_observer != NULL && level <= LOG_ALERT)
+    error_observer(printable_message(line, shown, sizeof(shown)));
   funlockfile(stdout);
   pthread_mutex_unlock(&log_mutex);
 }
@@ -100,6 +103,13 @@ void log_timestamped(log_level level, double seconds, const char *fmt, ...)
   fputc('\n', stdout);
   fflush(stdout);
   funlockfile(stdout);
+  pthread_mutex_unlock(&log_mutex);
+}
+
+void log_observe_errors(log_error_observer observer)
+{
+  pthread_mutex_lock(&log_mutex);
+  error_observer = observer;
   pthread_mutex_unlock(&log_mutex);
 }
 

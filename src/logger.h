@@ -37,4 +37,10 @@ int log_timestamp_decimals(void);
 /* Flush a pending "(last message repeated N times)" line. */
 void log_flush(void);
 
+/* Every FATAL and ALERT line printed from now on (its text after the prefix, passwords
+   masked) is also handed to `observer` (NULL: none), under the logger's lock: the result file
+   keeps the errors of a run. */
+typedef void (*log_error_observer)(const char *line);
+void log_observe_errors(log_error_observer observer);
+
 #endif

@@ -162,7 +162,7 @@ static int configure(int argc, char *argv[], parsed_args *args)
     exit(EXIT_SUCCESS);
   }
   if (cli_options_check(&config, &rand) != 0 ||
-      results_configure(args->command, &config) != 0)
+      results_configure(args->testname, args->command, &config) != 0)
     return EXIT_FAILURE;
 
   run_config_publish(&config);
@@ -194,8 +194,9 @@ int main(int argc, char *argv[])
   if (results_command != NULL)
     return results_command_main(results_command, argc, argv);
 
+  /* From here on a failed `run` still writes its result document (results_finish). */
   if ((rc = configure(argc, argv, &args)) != 0)
-    return rc;
+    return results_finish(rc);
 
   print_header();
 
@@ -205,7 +206,7 @@ int main(int argc, char *argv[])
       log_text(LOG_NOTICE, "Reading the script from the standard input:\n");
     test = lua_load_test(NULL, args.command, &main_worker);
     if (test == NULL)
-      return EXIT_FAILURE;
+      return results_finish(EXIT_FAILURE);
     /* A script from stdin may still be given a command: "sysbench - run < script.lua". */
     if (args.command == NULL) {
       lua_env_done();
@@ -215,19 +216,19 @@ int main(int argc, char *argv[])
     if (args.command == NULL) {
       fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n",
               test->name, test->name);
-      return EXIT_FAILURE;
+      return results_finish(EXIT_FAILURE);
     }
     char err[512];
     if (test->options != NULL && options_declare(test->options, err, sizeof(err)) != 0) {
       fprintf(stderr, "%s\n", err);
-      return EXIT_FAILURE;
+      return results_finish(EXIT_FAILURE);
     }
     if (options_check_given() != 0)
-      return EXIT_FAILURE;
+      return results_finish(EXIT_FAILURE);
   } else {
     test = lua_load_test(name, args.command, &main_worker);
     if (test == NULL)
-      return EXIT_FAILURE;
+      return results_finish(EXIT_FAILURE);
     if (args.command == NULL) {
       lua_env_done();
       return EXIT_SUCCESS;
@@ -237,9 +238,9 @@ int main(int argc, char *argv[])
   /* A Lua script that declares no options accepts any (1.0's legacy scripts). */
   bool legacy = lua_env_loaded() && test->options == NULL;
   if (args_check_pending(legacy) != 0)
-    return EXIT_FAILURE;
+    return results_finish(EXIT_FAILURE);
   if (lua_env_loaded() && lua_env_options_ready() != 0)
-    return EXIT_FAILURE;
+    return results_finish(EXIT_FAILURE);
 
   rc = dispatch(test, args.command);
   /* A prepare or verify stopped by Ctrl-C ends as if the signal had ended it. */

@@ -270,8 +270,8 @@ char *secrets_option_value_dup(const char *name, const char *value)
 {
   if (value == NULL)
     return NULL;
-  if (secret_option_name(name))
-    return strdup(SECRET_MASK);
+  if (secret_option_name(name))          /* no password given is no secret */
+    return strdup(*value != '\0' ? SECRET_MASK : "");
   return secrets_mask_dup(value);
 }
 

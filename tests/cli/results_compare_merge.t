@@ -104,6 +104,32 @@ sb merge a.json c.json --report-file=ac.json
 is "$rc|$out" "0|" "merge --report-file writes the file, nothing on standard output"
 [ -s "$TEST_TMP/ac.json" ]; ok $? "... the file is there"
 
+# ---- merge: one run is never counted twice ---------------------------------------------------
+sb merge a.json a.json
+is "$rc|$out" "1|" "the same file twice: refused, nothing on standard output"
+like "$err" "^FATAL: a.json and a.json hold the same run \(cpu, 1 threads, started [0-9-]+ [0-9:]+ UTC on [^,]+, run id [0-9a-f]{32}\): merging would count it twice" \
+     "... naming the files and the run"
+cp "$TEST_TMP/a.json" "$TEST_TMP/a-copy.json"
+sb merge a.json c.json a-copy.json
+like "$rc|$err" "^1\|FATAL: a.json and a-copy.json hold the same run" "a copy under another name: refused"
+sb merge total.json b.json
+like "$rc|$err" "^1\|FATAL: total.json and b.json hold the same run" \
+     "a client's file beside a merge that already holds it: refused"
+py "$TEST_TMP/a.json" > "$TEST_TMP/a-v1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["version"] = 1
+for r in d["runs"]:
+    for c in r["clients"]:
+        del c["run_id"], c["pid"]
+print(json.dumps(d))
+PY
+sb merge a-v1.json c.json a-v1.json
+like "$rc|$err" "^1\|FATAL: a-v1.json and a-v1.json hold the same run \(cpu, 1 threads, started [^)]* on [^,)]+\)" \
+     "version 1 files (no run id): the same host and start time is the same run"
+sb merge a-v1.json a.json
+is "$rc" 1 "... also beside its version 2 original"
+
 # ---- merge: clients started together with --start-at, intervals aligned -----------------------
 start=$(( $(date +%s) + 3 ))
 for c in 1 2; do
@@ -150,7 +176,7 @@ expect_fail() {   # expect_fail NAME REGEX ARGS...
 printf '{"format": "sysbench-result", "version": 1,' | write truncated.json
 printf 'hello\n' | write text.json
 printf '{"format": "other"}\n' | write other.json
-sed 's/"version": 1/"version": 99/' "$TEST_TMP/a.json" | write v99.json
+sed 's/"version": 2/"version": 99/' "$TEST_TMP/a.json" | write v99.json
 sed 's/"sub_bucket_bits": 7/"sub_bucket_bits": 5/' "$TEST_TMP/a.json" | write layout.json
 py "$TEST_TMP/a.json" > "$TEST_TMP/nohist.json" <<'PY'
 import json, sys
@@ -176,7 +202,7 @@ expect_fail "a missing file" "^FATAL: nosuch.json: cannot open: No such file or 
 expect_fail "a truncated file" "^FATAL: truncated.json: not JSON: line 1, column [0-9]+: " compare truncated.json
 expect_fail "not JSON at all" "^FATAL: text.json: not JSON: line 1, column 1: " compare text.json
 expect_fail "another JSON document" "^FATAL: other.json: not a sysbench result file" compare other.json
-expect_fail "a newer format version" "^FATAL: v99.json: result format version 99; this sysbench reads version 1" merge a.json v99.json
+expect_fail "a newer format version" "^FATAL: v99.json: result format version 99; this sysbench reads versions 1 to 2" merge a.json v99.json
 expect_fail "another histogram layout" "^FATAL: layout.json: histogram_layout: the histograms have another bucket layout" merge a.json layout.json
 expect_fail "a histogram that does not hold the events" "^FATAL: nohist.json: runs\[0\]\.final\.histogram: holds [0-9]+ latencies, but the period has 300 events" compare nohist.json
 expect_fail "a missing count" "^FATAL: noevents.json: runs\[0\]\.final\.events: missing" compare noevents.json

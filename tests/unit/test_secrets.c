@@ -63,6 +63,9 @@ int main(void)
   char *v = secrets_option_value_dup("pgsql-password", "x");
   is_str(v, SECRET_MASK, "a password option's value is the mask, however short");
   free(v);
+  v = secrets_option_value_dup("pgsql-password", "");
+  is_str(v, "", "an empty password option stays empty: nothing is hidden");
+  free(v);
   v = secrets_argument_dup("--pgsql-db=dbname=sb password=pw");
   is_str(v, "--pgsql-db=dbname=sb password=*****", "an argument: the connection string masked");
   free(v);
