@@ -4,6 +4,7 @@
  * whole measurement, or the time since its last checkpoint) and its histogram.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 
 #include "report.h"
+#include "results/caveats.h"
 #include "results/html.h"
 #include "results/page.h"
 
@@ -139,20 +141,41 @@ size_t page_metrics(const page_source *src, size_t n, page_metric *out, size_t m
   return count;
 }
 
+double page_metric_period_value(const page_metric *m, const result_period *p)
+{
+  bool latency = m->kind >= METRIC_LAT_AVG && m->kind <= METRIC_LAT_MAX;
+  if (p->duration <= 0 || (latency && p->events == 0) ||
+      (m->kind == METRIC_LAT_MAX && !p->has_extremes))
+    return NAN;
+  switch (m->kind) {
+    case METRIC_TPS: return result_rate(p->events, p->duration);
+    case METRIC_QPS: return result_rate(result_queries(p), p->duration);
+    case METRIC_ROWS: return result_rate(p->rows, p->duration);
+    case METRIC_LAT_AVG: return result_latency_avg_ns(p) / 1e6;
+    case METRIC_LAT_PCT: return (double) result_percentile_ns(p, m->percentile) / 1e6;
+    case METRIC_LAT_MAX: return (double) p->latency_max_ns / 1e6;
+    case METRIC_ERRORS: return result_rate(p->errors, p->duration);
+    case METRIC_RECONNECTS: return result_rate(p->reconnects, p->duration);
+    default: return NAN;
+  }
+}
+
 double page_metric_value(const page_metric *m, const result_run *r)
 {
-  const result_period *f = &r->final;
-  switch (m->kind) {
-    case METRIC_TPS: return result_rate(f->events, f->duration);
-    case METRIC_QPS: return result_rate(result_queries(f), f->duration);
-    case METRIC_ROWS: return result_rate(f->rows, f->duration);
-    case METRIC_LAT_AVG: return result_latency_avg_ns(f) / 1e6;
-    case METRIC_LAT_PCT: return (double) result_percentile_ns(f, m->percentile) / 1e6;
-    case METRIC_LAT_MAX: return (double) f->latency_max_ns / 1e6;
-    case METRIC_ERRORS: return result_rate(f->errors, f->duration);
-    case METRIC_RECONNECTS: return result_rate(f->reconnects, f->duration);
-    default: return 0;
-  }
+  if (!r->measured)
+    return NAN;
+  double v = page_metric_period_value(m, &r->final);
+  return isnan(v) ? 0 : v;             /* a run without events: no latency, 0 tps */
+}
+
+char *page_metric_text(char *buf, size_t len, const page_metric *m, const result_run *r)
+{
+  double v = r != NULL ? page_metric_value(m, r) : NAN;
+  if (isnan(v))
+    snprintf(buf, len, "-");
+  else
+    snprintf(buf, len, "%.*f", m->decimals, v);
+  return buf;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -298,7 +321,7 @@ static void per_thread_chart(chart_set *cs, const page_source *src, size_t n, co
         return;
       for (size_t t = 0; t < cs->thread_count; t++) {
         const result_run *r = page_run_with_threads(src[s].doc, cs->threads[t]);
-        if (r != NULL)
+        if (r != NULL && r->measured)        /* a run that failed before has no point */
           push_point(se, (double) t, value(r, args[a]));
       }
     }
@@ -316,6 +339,13 @@ static const char *group_suffix(chart_set *cs, bool single, unsigned threads)
 static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bool single,
                              unsigned threads)
 {
+  bool any = false;
+  for (size_t s = 0; s < n; s++) {
+    const result_run *r = page_group_run(&src[s], single, threads);
+    any = any || (r != NULL && r->measured);
+  }
+  if (!any)                            /* only runs that failed before measuring */
+    return;
   chart *c = new_chart(cs, keep_string(cs, "Latency percentiles%s",
                                        group_suffix(cs, single, threads)),
                        "percentile", "latency (ms)");
@@ -325,7 +355,7 @@ static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bo
   c->category_count = cs->pct_count;
   for (size_t s = 0; s < n; s++) {
     const result_run *r = page_group_run(&src[s], single, threads);
-    if (r == NULL)
+    if (r == NULL || !r->measured)
       continue;
     chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), cs->pct_count);
     if (se == NULL)
@@ -422,34 +452,74 @@ int page_write_svg(const char *path, const page_source *src, size_t n)
 /* The page                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
+/* "0" or "0, 0, 1": the exit code of every run of a document, in its order. */
+static void exit_codes_text(const result_doc *d, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t r = 0; r < d->run_count && used < len; r++)
+    used += (size_t) snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
+                              d->runs[r].exit_code);
+}
+
+static bool any_failed(const result_doc *d)
+{
+  for (size_t r = 0; r < d->run_count; r++)
+    if (d->runs[r].exit_code != 0)
+      return true;
+  return false;
+}
+
 static void describe_sources(FILE *out, const page_source *src, size_t n)
 {
   static const char *const header[] = {"", "file", "test", "threads", "started (UTC)", "hosts",
-                                       "server"};
+                                       "server", "exit codes"};
   html_table_begin(out);
-  html_table_row(out, header, 7, 1);
+  html_table_row(out, header, 8, 1);
   for (size_t s = 0; s < n; s++) {
     const result_doc *d = src[s].doc;
     const result_run *first = &d->runs[0];
-    char threads[256] = "", started[64] = "", hosts[256] = "";
+    char threads[256] = "", started[64] = "", hosts[256] = "", codes[256];
     size_t used = 0;
     for (size_t r = 0; r < d->run_count && used < sizeof(threads); r++)
       used += (size_t) snprintf(threads + used, sizeof(threads) - used, "%s%u", r ? "," : "",
                                 d->runs[r].threads);
-    time_t t = (time_t) (first->start_unix_ns / 1000000000u);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%S", &tm);
+    result_time_text(first->start_unix_ns, started, sizeof(started));
     used = 0;
     for (size_t c = 0; c < first->client_count && used < sizeof(hosts); c++)
       used += (size_t) snprintf(hosts + used, sizeof(hosts) - used, "%s%s", c ? ", " : "",
                                 first->clients[c].host ? first->clients[c].host : "?");
+    exit_codes_text(d, codes, sizeof(codes));
     const char *cells[] = {src[s].label, src[s].name, first->test, threads, started, hosts,
                            first->server_version ? first->server_version
-                           : first->driver ? first->driver : "-"};
-    html_table_row(out, cells, 7, 0);
+                           : first->driver ? first->driver : "-", codes};
+    html_table_row_class(out, cells, 8, 0, any_failed(d) ? "failed" : NULL);
   }
   html_table_end(out);
+}
+
+/* The command line of each source (its first run's: a sweep's runs share it). */
+static void command_lines(FILE *out, const page_source *src, size_t n)
+{
+  html_heading(out, 2, n > 1 ? "Command lines" : "Command line");
+  for (size_t s = 0; s < n; s++) {
+    const result_run *first = &src[s].doc->runs[0];
+    if (first->argc == 0)
+      html_paragraph(out, "(the file has no command line)");
+    else
+      html_command(out, n > 1 ? src[s].label : NULL, (const char *const *) first->argv,
+                   first->argc);
+  }
+}
+
+static void ratio_cell(char *buf, size_t len, const page_metric *m, const result_run *base,
+                       const result_run *r)
+{
+  if (r == NULL || base == NULL)
+    snprintf(buf, len, "-");
+  else
+    caveats_ratio_text(buf, len, page_metric_value(m, base), page_metric_value(m, r),
+                       caveats_spread(m, base), caveats_spread(m, r));
 }
 
 static void figures_table(FILE *out, const page_source *src, size_t n, bool single,
@@ -483,59 +553,113 @@ static void figures_table(FILE *out, const page_source *src, size_t n, bool sing
     html_table_row(out, cells, k, 0);
   }
 
+  const result_run *base = page_group_run(&src[0], single, threads);
   for (size_t m = 0; m < nm; m++) {
-    const result_run *base = page_group_run(&src[0], single, threads);
-    double base_value = base ? page_metric_value(&metrics[m], base) : 0;
     k = 0;
     cells[k++] = metrics[m].name;
-    for (size_t s = 0; s < cols; s++) {
-      const result_run *r = page_group_run(&src[s], single, threads);
-      if (r == NULL)
-        snprintf(text[s], sizeof(text[s]), "-");
-      else
-        snprintf(text[s], sizeof(text[s]), "%.*f", metrics[m].decimals,
-                 page_metric_value(&metrics[m], r));
-      cells[k++] = text[s];
-    }
+    for (size_t s = 0; s < cols; s++)
+      cells[k++] = page_metric_text(text[s], sizeof(text[s]), &metrics[m],
+                                    page_group_run(&src[s], single, threads));
     for (size_t s = 1; s < cols; s++) {
-      const result_run *r = page_group_run(&src[s], single, threads);
-      char *t = text[cols + s];
-      if (r == NULL || base == NULL || base_value == 0)
-        snprintf(t, 32, "-");
-      else
-        snprintf(t, 32, "%.3fx", page_metric_value(&metrics[m], r) / base_value);
-      cells[k++] = t;
+      ratio_cell(text[cols + s], sizeof(text[cols + s]), &metrics[m], base,
+                 page_group_run(&src[s], single, threads));
+      cells[k++] = text[cols + s];
     }
     html_table_row(out, cells, k, 0);
   }
   html_table_end(out);
 }
 
-/* The table of one source: a row per thread count, a column per figure. */
+/* The table of one source: a row per thread count, a column per figure, its exit code; a
+   run that failed is shown in red. */
 static void sweep_table(FILE *out, const page_source *src)
 {
   page_metric metrics[40];
   size_t nm = page_metrics(src, 1, metrics, 40);
-  const char *cells[41];
-  char text[41][32];
+  const char *cells[42];
+  char text[42][32];
   const result_doc *d = src->doc;
 
   html_table_begin(out);
   cells[0] = "threads";
   for (size_t m = 0; m < nm; m++)
     cells[m + 1] = metrics[m].name;
-  html_table_row(out, cells, nm + 1, 1);
+  cells[nm + 1] = "exit code";
+  html_table_row(out, cells, nm + 2, 1);
   for (size_t r = 0; r < d->run_count; r++) {
-    snprintf(text[0], sizeof(text[0]), "%u", d->runs[r].threads);
+    const result_run *run = &d->runs[r];
+    snprintf(text[0], sizeof(text[0]), "%u", run->threads);
     cells[0] = text[0];
-    for (size_t m = 0; m < nm; m++) {
-      snprintf(text[m + 1], sizeof(text[m + 1]), "%.*f", metrics[m].decimals,
-               page_metric_value(&metrics[m], &d->runs[r]));
-      cells[m + 1] = text[m + 1];
-    }
-    html_table_row(out, cells, nm + 1, 0);
+    for (size_t m = 0; m < nm; m++)
+      cells[m + 1] = page_metric_text(text[m + 1], sizeof(text[m + 1]), &metrics[m], run);
+    snprintf(text[nm + 1], sizeof(text[nm + 1]), "%d", run->exit_code);
+    cells[nm + 1] = text[nm + 1];
+    html_table_row_class(out, cells, nm + 2, 0, run->exit_code != 0 ? "failed" : NULL);
   }
   html_table_end(out);
+}
+
+/* Every option of one source, given or default; of several, those given to any or differing
+   between them. */
+static void options_table(FILE *out, const page_source *src, size_t n)
+{
+  const char *cells[2 + MAX_SERIES];
+  size_t cols = n < MAX_SERIES ? n : MAX_SERIES;
+  bool header_done = false;
+
+  html_heading(out, 2, "Options");
+  for (size_t s = 0; s < cols; s++) {
+    const result_run *run = &src[s].doc->runs[0];
+    const result_option *list = run->effective_count ? run->effective : run->options;
+    size_t count = run->effective_count ? run->effective_count : run->option_count;
+    for (size_t i = 0; i < count; i++) {
+      const char *name = list[i].name;
+      bool seen = false, given = false, differs = false;
+      for (size_t t = 0; t < s && !seen; t++) {   /* listed with an earlier source */
+        const result_run *e = &src[t].doc->runs[0];
+        result_option_value(e->effective_count ? e->effective : e->options,
+                            e->effective_count ? e->effective_count : e->option_count, name,
+                            &seen);
+      }
+      if (seen)
+        continue;
+      char values[MAX_SERIES][160];
+      for (size_t t = 0; t < cols; t++) {
+        const result_run *e = &src[t].doc->runs[0];
+        bool found, typed;
+        const char *v = result_option_value(e->effective_count ? e->effective : e->options,
+                                            e->effective_count ? e->effective_count
+                                                               : e->option_count, name, &found);
+        result_option_value(e->options, e->option_count, name, &typed);
+        given = given || typed;
+        snprintf(values[t], sizeof(values[t]), "%s", !found ? "-" : v ? v : "(none)");
+        differs = differs || strcmp(values[t], values[0]) != 0;
+        cells[1 + t] = values[t];
+      }
+      if (n > 1 && !given && !differs)
+        continue;
+      if (!header_done) {
+        const char *head[2 + MAX_SERIES];
+        head[0] = "option";
+        for (size_t t = 0; t < cols; t++)
+          head[1 + t] = n > 1 ? src[t].label : "value";
+        head[1 + cols] = "given";
+        html_table_begin(out);
+        html_table_row(out, head, cols + 2, 1);
+        header_done = true;
+      }
+      cells[0] = name;
+      cells[1 + cols] = given ? "yes" : "";
+      html_table_row(out, cells, cols + 2, 0);
+    }
+  }
+  if (header_done)
+    html_table_end(out);
+  html_paragraph(out, n > 1 ? "Options given to any of the runs or differing between them, "
+                 "as each first run used them; '-': not an option of that run, '(none)': no "
+                 "value. Passwords are masked."
+                 : "Every option as the first run used it; 'given': typed on the command line "
+                 "or in a config file, else the default. Passwords are masked.");
 }
 
 int page_write_html(const char *path, const char *title, const page_source *src, size_t n)
@@ -553,6 +677,11 @@ int page_write_html(const char *path, const char *title, const page_source *src,
   html_begin(out, title);
   html_heading(out, 1, title);
   describe_sources(out, src, n);
+  size_t nw;
+  char **warnings = caveats_warnings(src, n, &nw);
+  html_warnings(out, (const char *const *) warnings, nw);
+  caveats_free(warnings, nw);
+  command_lines(out, src, n);
   if (n == 1) {
     html_heading(out, 2, "Per thread count");
     sweep_table(out, &src[0]);
@@ -569,10 +698,14 @@ int page_write_html(const char *path, const char *title, const page_source *src,
     html_heading(out, 2, heading);
     figures_table(out, src, n, single, groups[g]);
   }
-  html_paragraph(out, n > 1 ? "Ratios are to the first file (A). Figures cover each run's "
-                 "final report: the whole measurement, or the time since its last checkpoint."
+  html_paragraph(out, n > 1 ? "Ratios are to the first file (A), each with its noise band "
+                 "(\xc2\xb1): how much the two runs' figures moved from interval to interval "
+                 "(see docs/results.md, Noise; \xc2\xb1?: fewer than 3 intervals). Figures "
+                 "cover each run's final report: the whole measurement, or the time since its "
+                 "last checkpoint; '-': no figures (a run that failed before its measurement)."
                  : "Figures cover each run's final report: the whole measurement, or the time "
-                 "since its last checkpoint. Latencies are in milliseconds.");
+                 "since its last checkpoint. Latencies are in milliseconds; '-': no figures (a "
+                 "run that failed before its measurement).");
 
   html_heading(out, 2, "Charts");
   summary_charts(cs, src, n);
@@ -582,6 +715,7 @@ int page_write_html(const char *path, const char *title, const page_source *src,
     over_time_chart(cs, src, n, single, groups[g]);
   for (size_t i = 0; i < cs->chart_count; i++)
     html_chart(out, &cs->charts[i]);
+  options_table(out, src, n);
   html_end(out);
   chart_set_free(cs);
   return fclose(out) == 0 ? 0 : -1;

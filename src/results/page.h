@@ -44,7 +44,13 @@ typedef struct page_metric {
 } page_metric;
 
 size_t page_metrics(const page_source *src, size_t n, page_metric *out, size_t max);
+/* The figure of a run's final period; NAN for a run that failed before its measurement. */
 double page_metric_value(const page_metric *m, const result_run *r);
+/* The figure of any period; NAN where the period cannot tell (no events for a latency, no
+   maximum in an interval). */
+double page_metric_period_value(const page_metric *m, const result_period *p);
+/* The figure as shown in tables: its decimals, or "-" (no run, or no figures). Returns buf. */
+char *page_metric_text(char *buf, size_t len, const page_metric *m, const result_run *r);
 
 /* An SVG file with the charts per thread count (throughput, queries, latency). */
 int page_write_svg(const char *path, const page_source *src, size_t n);

@@ -3,8 +3,8 @@
 # errors by code (1213 and 1644 from a trigger, and one a sql_error_ignorable hook accepts),
 # statements by kind counting the statements that succeeded, rows read by an OLTP workload,
 # and the server's version and the driver in the result file; the effective options (a table
-# size given or not), no password anywhere, and a server that is down still leaving a
-# document.
+# size given or not), no password anywhere, a server that is down still leaving a document,
+# and compare warning about runs of other table sizes.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/mysql.sh"
 
@@ -105,7 +105,11 @@ print(r["effective_options"]["table_size"], r["effective_options"]["range_size"]
       r["effective_options"]["mysql_password"], r["options"]["mysql_password"])
 PY
 )" "1000 100 ***** *****" "effective options: the table size given, the range size by default; the password masked"
-is "$(cat "$TEST_TMP/u.json" "$TEST_TMP/ro.json" | grep -c -- "$MYSQL_PASSWORD")" 0 \
+my oltp_read_only --tables=1 --table-size=500 --events=20 --report-file=ro500.json run
+sb compare ro.json ro500.json
+like "$out" "^WARNING: B differs from A in options: table_size=500 \(A: 1000\)$" \
+     "compare: runs on other table sizes are said to differ"
+is "$(cat "$TEST_TMP/u.json" "$TEST_TMP/ro.json" "$TEST_TMP/ro500.json" | grep -c -- "$MYSQL_PASSWORD")" 0 \
    "the sandbox's password is in none of the result files"
 my oltp_read_only --tables=1 cleanup
 
