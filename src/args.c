@@ -140,8 +140,11 @@ static int apply_config_line(char *text, const char *where)
   char shown[PRINTABLE_MAX];
 
   if (eq == NULL) {
+    /* "mysql-password s3cret" (the '=' forgotten): the password is not shown. */
+    char *masked = secret_option_name(text) ? strdup(SECRET_MASK) : NULL;
     fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where,
-            printable(text, shown, sizeof(shown)));
+            printable(masked != NULL ? masked : text, shown, sizeof(shown)));
+    free(masked);
     return 0;
   }
   *eq = '\0';

@@ -34,7 +34,8 @@ char *secrets_mask(const char *text, char *out, size_t len);
 /* The same into memory of its own (free() it); NULL when out of memory or text is NULL. */
 char *secrets_mask_dup(const char *text);
 /* An option's value as it may be shown anywhere: SECRET_MASK for a password option (an empty
-   one stays empty), the masked text otherwise. Allocated; NULL when out of memory or value is NULL. */
+   one stays empty), the masked text otherwise. Allocated; NULL when out of memory or when
+   value is NULL. */
 char *secrets_option_value_dup(const char *name, const char *value);
 /* "--name=value" (or any other argument) as it may be shown. Allocated. */
 char *secrets_argument_dup(const char *arg);

@@ -66,7 +66,7 @@ static bool unmeasured(const char *name)
 /* The options of two runs that differ. Both files keep every option's effective value
    (version 2): those are compared; otherwise only what was typed, and a missing one is the
    default. */
-static void option_differences(warning_list *w, const page_source *base, const page_source *s)
+static void option_differences(warning_list *w, const figures_source *base, const figures_source *s)
 {
   const result_run *a = &base->doc->runs[0], *b = &s->doc->runs[0];
   bool effective = a->effective_count > 0 && b->effective_count > 0;
@@ -98,7 +98,7 @@ static void option_differences(warning_list *w, const page_source *base, const p
     warn(w, "%s differs from %s in options: %s", s->label, base->label, text);
 }
 
-static void failed_runs(warning_list *w, const page_source *s)
+static void failed_runs(warning_list *w, const figures_source *s)
 {
   for (size_t r = 0; r < s->doc->run_count; r++) {
     const result_run *run = &s->doc->runs[r];
@@ -117,7 +117,7 @@ static void failed_runs(warning_list *w, const page_source *s)
   }
 }
 
-char **caveats_warnings(const page_source *src, size_t n, size_t *count)
+char **caveats_warnings(const figures_source *src, size_t n, size_t *count)
 {
   warning_list w = {0};
 
@@ -151,7 +151,7 @@ void caveats_free(char **warnings, size_t count)
   free(warnings);
 }
 
-double caveats_spread(const page_metric *m, const result_run *r)
+double caveats_spread(const figure *m, const result_run *r)
 {
   size_t n = 0;
   double mean = 0, squares = 0;
@@ -159,7 +159,7 @@ double caveats_spread(const page_metric *m, const result_run *r)
   if (!r->measured)
     return NAN;
   for (size_t i = 0; i < r->interval_count; i++) {
-    double v = page_metric_period_value(m, &r->intervals[i]);
+    double v = figures_period_value(m, &r->intervals[i]);
     if (isnan(v))
       continue;
     /* Welford: the mean and the sum of squared differences in one pass. */

@@ -12,7 +12,7 @@
 #define MAX_THREAD_COUNTS 64
 #define MAX_METRICS 40
 
-static void describe(FILE *out, const page_source *s)
+static void describe(FILE *out, const figures_source *s)
 {
   const result_doc *d = s->doc;
   const result_run *first = &d->runs[0];
@@ -33,13 +33,13 @@ static void describe(FILE *out, const page_source *s)
   fputc('\n', out);
 }
 
-void compare_print(FILE *out, const page_source *src, size_t n)
+void compare_print(FILE *out, const figures_source *src, size_t n)
 {
   unsigned threads[MAX_THREAD_COUNTS];
   bool single;
-  size_t nt = page_groups(src, n, threads, MAX_THREAD_COUNTS, &single);
-  page_metric metrics[MAX_METRICS];
-  size_t nm = page_metrics(src, n, metrics, MAX_METRICS);
+  size_t nt = figures_groups(src, n, threads, MAX_THREAD_COUNTS, &single);
+  figure metrics[MAX_METRICS];
+  size_t nm = figures_metrics(src, n, metrics, MAX_METRICS);
   size_t nw;
   char **warnings = caveats_warnings(src, n, &nw);
 
@@ -76,21 +76,21 @@ void compare_print(FILE *out, const page_source *src, size_t n)
       fputc('\n', out);
     }
 
-    const result_run *base = page_group_run(&src[0], single, threads[t]);
+    const result_run *base = figures_group_run(&src[0], single, threads[t]);
     for (size_t m = 0; m < nm; m++) {
       char text[64], line[2048];
       size_t used = (size_t) snprintf(line, sizeof(line), "  %-20s", metrics[m].name);
       for (size_t s = 0; s < n && used < sizeof(line); s++)
         used += (size_t) snprintf(line + used, sizeof(line) - used, " %14s",
-                                  page_metric_text(text, sizeof(text), &metrics[m],
-                                                   page_group_run(&src[s], single, threads[t])));
+                                  figures_text(text, sizeof(text), &metrics[m],
+                                               figures_group_run(&src[s], single, threads[t])));
       for (size_t s = 1; s < n && used < sizeof(line); s++) {
-        const result_run *r = page_group_run(&src[s], single, threads[t]);
+        const result_run *r = figures_group_run(&src[s], single, threads[t]);
         if (r == NULL || base == NULL)
           snprintf(text, sizeof(text), "-");
         else
-          caveats_ratio_text(text, sizeof(text), page_metric_value(&metrics[m], base),
-                             page_metric_value(&metrics[m], r),
+          caveats_ratio_text(text, sizeof(text), figures_value(&metrics[m], base),
+                             figures_value(&metrics[m], r),
                              caveats_spread(&metrics[m], base), caveats_spread(&metrics[m], r));
         used += (size_t) snprintf(line + used, sizeof(line) - used, "   %-15s", text);
       }

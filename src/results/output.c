@@ -16,7 +16,6 @@
 #include "logger.h"
 #include "report.h"
 #include "results/output.h"
-#include "results/recorder.h"
 #include "results/result_io.h"
 
 static const char *const format_names[] = {"text", "json", "csv", NULL};
@@ -44,10 +43,6 @@ static FILE *machine_stream;          /* json/csv output: the original standard 
 static bool csv_header_done;
 static int sweep_child_fd = -1;
 static result_doc session;
-/* The test and command of the command line: a `run` that fails before the runner begins it
-   still gets a result. */
-static char *command_test;
-static bool command_is_run;
 
 int results_register(char *err, size_t errlen)
 {
@@ -160,12 +155,8 @@ static int check_report_file(const char *path)
   return rc;
 }
 
-int results_configure(const char *test_name, const char *command, run_config *run)
+int results_configure(const char *command, run_config *run)
 {
-  free(command_test);
-  command_test = test_name != NULL && strcmp(test_name, "-") != 0 ? strdup(test_name) : NULL;
-  command_is_run = command != NULL && strcmp(command, "run") == 0;
-
   const char *name = opt_string("report-format");
   for (int i = 0; format_names[i] != NULL; i++)
     if (name != NULL && strcmp(name, format_names[i]) == 0)
@@ -196,8 +187,6 @@ int results_configure(const char *test_name, const char *command, run_config *ru
   }
 
   recording = format != REPORT_FORMAT_TEXT || report_file != NULL;
-  if (recording)
-    recorder_watch_errors();
   if (format != REPORT_FORMAT_TEXT && command != NULL && strcmp(command, "run") == 0) {
     /* Standard output carries only the JSON or CSV; the rest (1.0.20's text, messages,
        what scripts print) goes to standard error. */
@@ -305,9 +294,6 @@ static int write_document_file(const char *path)
 
 int results_finish(int rc)
 {
-  /* A run that failed before the runner began it: the document says so, with its errors. */
-  if (session.run_count == 0 && recording && command_is_run && rc != 0 && sweep_child_fd < 0)
-    results_run_finished(recorder_not_started(command_test ? command_test : "-", rc));
   if (session.run_count == 0) {
     result_doc_free(&session);
     return rc;

@@ -23,10 +23,9 @@ extern const option_decl results_args[];
 int results_register(char *err, size_t errlen);
 
 /* After the options are read: check them, and for a `run` with --report-format=json|csv
-   move everything else printed to standard error. Sets run->start_at_unix_ns. `test_name`
-   and `command` are the command line's (a run that fails before it begins is still
-   recorded). 0 or -1 (the message printed). */
-int results_configure(const char *test_name, const char *command, run_config *run);
+   move everything else printed to standard error. Sets run->start_at_unix_ns. 0 or -1 (the
+   message printed). */
+int results_configure(const char *command, run_config *run);
 
 /* Is this run recorded (a result file, a machine-readable format, or a sweep)? */
 bool results_recording(void);
@@ -52,9 +51,8 @@ void results_run_finished(result_run *run);
 void results_enter_sweep_child(int fd);
 result_doc *results_session(void);
 
-/* The end of the command: write the document (standard output for json, --report-file);
-   for a `run` that ended with `rc` != 0 before any run was recorded, a document with that
-   run, its exit code and errors. Returns `rc`, or 1 if the result could not be written. */
+/* The end of the command: write the document (standard output for json, --report-file).
+   Returns `rc`, or 1 if the result could not be written. */
 int results_finish(int rc);
 
 

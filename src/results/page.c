@@ -4,7 +4,6 @@
  * whole measurement, or the time since its last checkpoint) and its histogram.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,169 +13,13 @@
 
 #include "report.h"
 #include "results/caveats.h"
+#include "results/figures.h"
 #include "results/html.h"
 #include "results/page.h"
 
 #define MAX_THREAD_COUNTS 64
 #define MAX_SERIES 64
 #define MAX_CHARTS 200
-
-enum { METRIC_TPS, METRIC_QPS, METRIC_ROWS, METRIC_LAT_AVG, METRIC_LAT_PCT, METRIC_LAT_MAX,
-       METRIC_ERRORS, METRIC_RECONNECTS };
-
-size_t page_thread_counts(const page_source *src, size_t n, unsigned *out, size_t max)
-{
-  size_t count = 0;
-  for (size_t s = 0; s < n; s++) {
-    for (size_t r = 0; r < src[s].doc->run_count; r++) {
-      unsigned t = src[s].doc->runs[r].threads;
-      size_t i = 0;
-      while (i < count && out[i] < t)
-        i++;
-      if ((i < count && out[i] == t) || count == max)
-        continue;
-      memmove(&out[i + 1], &out[i], (count - i) * sizeof(unsigned));
-      out[i] = t;
-      count++;
-    }
-  }
-  return count;
-}
-
-const result_run *page_run_with_threads(const result_doc *doc, unsigned threads)
-{
-  for (size_t r = 0; r < doc->run_count; r++)
-    if (doc->runs[r].threads == threads)
-      return &doc->runs[r];
-  return NULL;
-}
-
-size_t page_groups(const page_source *src, size_t n, unsigned *threads, size_t max,
-                   bool *single)
-{
-  bool all_single = n > 1, all_same = true;
-
-  for (size_t s = 0; s < n; s++)
-    all_single = all_single && src[s].doc->run_count == 1;
-  for (size_t s = 1; all_single && s < n; s++)
-    all_same = all_same && src[s].doc->runs[0].threads == src[0].doc->runs[0].threads;
-  *single = all_single && !all_same;
-  if (*single) {
-    if (max == 0)
-      return 0;
-    threads[0] = 0;
-    return 1;
-  }
-  return page_thread_counts(src, n, threads, max);
-}
-
-const result_run *page_group_run(const page_source *s, bool single, unsigned threads)
-{
-  return single ? &s->doc->runs[0] : page_run_with_threads(s->doc, threads);
-}
-
-static void add_percentile(double *out, size_t *count, size_t max, double p)
-{
-  size_t i = 0;
-  while (i < *count && out[i] < p)
-    i++;
-  if ((i < *count && out[i] == p) || *count == max)
-    return;
-  memmove(&out[i + 1], &out[i], (*count - i) * sizeof(double));
-  out[i] = p;
-  (*count)++;
-}
-
-size_t page_percentiles(const page_source *src, size_t n, double *out, size_t max)
-{
-  size_t count = 0;
-  add_percentile(out, &count, max, 50);
-  add_percentile(out, &count, max, 95);
-  add_percentile(out, &count, max, 99);
-  for (size_t s = 0; s < n; s++)
-    for (size_t r = 0; r < src[s].doc->run_count; r++)
-      for (size_t p = 0; p < src[s].doc->runs[r].percentile_count; p++)
-        add_percentile(out, &count, max, src[s].doc->runs[r].percentiles[p]);
-  return count;
-}
-
-static bool any_run(const page_source *src, size_t n, bool (*test)(const result_run *))
-{
-  for (size_t s = 0; s < n; s++)
-    for (size_t r = 0; r < src[s].doc->run_count; r++)
-      if (test(&src[s].doc->runs[r]))
-        return true;
-  return false;
-}
-
-static bool has_queries(const result_run *r) { return result_queries(&r->final) > 0; }
-static bool has_rows(const result_run *r) { return r->final.rows > 0; }
-static bool has_reconnects(const result_run *r) { return r->final.reconnects > 0; }
-
-size_t page_metrics(const page_source *src, size_t n, page_metric *out, size_t max)
-{
-  double pcts[RUNNER_MAX_PERCENTILES + 3];
-  size_t np = page_percentiles(src, n, pcts, sizeof(pcts) / sizeof(pcts[0]));
-  size_t count = 0;
-
-#define ADD(kind_, pct_, ...) do { if (count < max) { \
-    out[count].kind = (kind_); out[count].percentile = (pct_); \
-    out[count].decimals = (kind_) >= METRIC_LAT_AVG && (kind_) <= METRIC_LAT_MAX ? 3 : 2; \
-    snprintf(out[count].name, sizeof(out[count].name), __VA_ARGS__); count++; } } while (0)
-  ADD(METRIC_TPS, 0, "tps");
-  if (any_run(src, n, has_queries))
-    ADD(METRIC_QPS, 0, "qps");
-  if (any_run(src, n, has_rows))
-    ADD(METRIC_ROWS, 0, "rows/s");
-  ADD(METRIC_LAT_AVG, 0, "latency avg (ms)");
-  for (size_t i = 0; i < np; i++) {
-    char p[32];
-    ADD(METRIC_LAT_PCT, pcts[i], "latency p%s (ms)", percentile_text(pcts[i], p, sizeof(p)));
-  }
-  ADD(METRIC_LAT_MAX, 0, "latency max (ms)");
-  ADD(METRIC_ERRORS, 0, "errors/s");
-  if (any_run(src, n, has_reconnects))
-    ADD(METRIC_RECONNECTS, 0, "reconnects/s");
-#undef ADD
-  return count;
-}
-
-double page_metric_period_value(const page_metric *m, const result_period *p)
-{
-  bool latency = m->kind >= METRIC_LAT_AVG && m->kind <= METRIC_LAT_MAX;
-  if (p->duration <= 0 || (latency && p->events == 0) ||
-      (m->kind == METRIC_LAT_MAX && !p->has_extremes))
-    return NAN;
-  switch (m->kind) {
-    case METRIC_TPS: return result_rate(p->events, p->duration);
-    case METRIC_QPS: return result_rate(result_queries(p), p->duration);
-    case METRIC_ROWS: return result_rate(p->rows, p->duration);
-    case METRIC_LAT_AVG: return result_latency_avg_ns(p) / 1e6;
-    case METRIC_LAT_PCT: return (double) result_percentile_ns(p, m->percentile) / 1e6;
-    case METRIC_LAT_MAX: return (double) p->latency_max_ns / 1e6;
-    case METRIC_ERRORS: return result_rate(p->errors, p->duration);
-    case METRIC_RECONNECTS: return result_rate(p->reconnects, p->duration);
-    default: return NAN;
-  }
-}
-
-double page_metric_value(const page_metric *m, const result_run *r)
-{
-  if (!r->measured)
-    return NAN;
-  double v = page_metric_period_value(m, &r->final);
-  return isnan(v) ? 0 : v;             /* a run without events: no latency, 0 tps */
-}
-
-char *page_metric_text(char *buf, size_t len, const page_metric *m, const result_run *r)
-{
-  double v = r != NULL ? page_metric_value(m, r) : NAN;
-  if (isnan(v))
-    snprintf(buf, len, "-");
-  else
-    snprintf(buf, len, "%.*f", m->decimals, v);
-  return buf;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Charts                                                                                     */
@@ -275,7 +118,7 @@ static void push_point(chart_series *s, double x, double y)
 }
 
 /* The name a source's series go by: its label, with the file when there are several. */
-static const char *series_name(chart_set *cs, const page_source *src, size_t n, size_t s,
+static const char *series_name(chart_set *cs, const figures_source *src, size_t n, size_t s,
                                const char *suffix)
 {
   if (n == 1)
@@ -304,7 +147,7 @@ static double value_pct(const result_run *r, double pct)
 }
 
 /* A chart over the thread counts: one series per source (and per argument, e.g. p95/p99). */
-static void per_thread_chart(chart_set *cs, const page_source *src, size_t n, const char *title,
+static void per_thread_chart(chart_set *cs, const figures_source *src, size_t n, const char *title,
                              const char *y_label, run_value value, const double *args,
                              const char *const *arg_names, size_t nargs)
 {
@@ -320,7 +163,7 @@ static void per_thread_chart(chart_set *cs, const page_source *src, size_t n, co
       if (se == NULL)
         return;
       for (size_t t = 0; t < cs->thread_count; t++) {
-        const result_run *r = page_run_with_threads(src[s].doc, cs->threads[t]);
+        const result_run *r = figures_run_with_threads(src[s].doc, cs->threads[t]);
         if (r != NULL && r->measured)        /* a run that failed before has no point */
           push_point(se, (double) t, value(r, args[a]));
       }
@@ -336,12 +179,12 @@ static const char *group_suffix(chart_set *cs, bool single, unsigned threads)
   return keep_string(cs, ", %u thread%s", threads, threads == 1 ? "" : "s");
 }
 
-static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bool single,
+static void percentile_chart(chart_set *cs, const figures_source *src, size_t n, bool single,
                              unsigned threads)
 {
   bool any = false;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
+    const result_run *r = figures_group_run(&src[s], single, threads);
     any = any || (r != NULL && r->measured);
   }
   if (!any)                            /* only runs that failed before measuring */
@@ -354,7 +197,7 @@ static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bo
   c->categories = cs->pct_categories;
   c->category_count = cs->pct_count;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
+    const result_run *r = figures_group_run(&src[s], single, threads);
     if (r == NULL || !r->measured)
       continue;
     chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), cs->pct_count);
@@ -365,12 +208,12 @@ static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bo
   }
 }
 
-static void over_time_chart(chart_set *cs, const page_source *src, size_t n, bool single,
+static void over_time_chart(chart_set *cs, const figures_source *src, size_t n, bool single,
                             unsigned threads)
 {
   bool any = false;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
+    const result_run *r = figures_group_run(&src[s], single, threads);
     any = any || (r != NULL && r->interval_count > 0);
   }
   if (!any)
@@ -381,7 +224,7 @@ static void over_time_chart(chart_set *cs, const page_source *src, size_t n, boo
   if (c == NULL)
     return;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
+    const result_run *r = figures_group_run(&src[s], single, threads);
     if (r == NULL || r->interval_count == 0)
       continue;
     chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), r->interval_count);
@@ -394,7 +237,7 @@ static void over_time_chart(chart_set *cs, const page_source *src, size_t n, boo
 }
 
 /* The charts per thread count: throughput, queries (SQL tests), p95/p99 latency. */
-static void summary_charts(chart_set *cs, const page_source *src, size_t n)
+static void summary_charts(chart_set *cs, const figures_source *src, size_t n)
 {
   static const double none[] = {0};
   static const char *const no_name[] = {NULL};
@@ -403,19 +246,19 @@ static void summary_charts(chart_set *cs, const page_source *src, size_t n)
 
   per_thread_chart(cs, src, n, "Throughput per thread count", "transactions per second",
                    value_tps, none, no_name, 1);
-  if (any_run(src, n, has_queries))
+  if (figures_any_run(src, n, figures_has_queries))
     per_thread_chart(cs, src, n, "Queries per second per thread count", "queries per second",
                      value_qps, none, no_name, 1);
   per_thread_chart(cs, src, n, "Latency per thread count", "latency (ms)", value_pct, p9599,
                    p9599_names, 2);
 }
 
-static chart_set *chart_set_new(const page_source *src, size_t n)
+static chart_set *chart_set_new(const figures_source *src, size_t n)
 {
   chart_set *cs = calloc(1, sizeof(*cs));
   if (cs == NULL)
     return NULL;
-  cs->thread_count = page_thread_counts(src, n, cs->threads, MAX_THREAD_COUNTS);
+  cs->thread_count = figures_thread_counts(src, n, cs->threads, MAX_THREAD_COUNTS);
   for (size_t t = 0; t < cs->thread_count; t++) {
     char buf[16];
     snprintf(buf, sizeof(buf), "%u", cs->threads[t]);
@@ -423,8 +266,8 @@ static chart_set *chart_set_new(const page_source *src, size_t n)
     cs->thread_categories[t] = cs->categories_text[t] ? cs->categories_text[t] : "?";
   }
   /* Percentile chart columns: the usual ones and every percentile the runs asked for. */
-  size_t np = page_percentiles(src, n, cs->pcts, RUNNER_MAX_PERCENTILES + 3);
-  add_percentile(cs->pcts, &np, RUNNER_MAX_PERCENTILES + 4, 99.9);
+  size_t np = figures_percentiles(src, n, cs->pcts, RUNNER_MAX_PERCENTILES + 3);
+  figures_add_percentile(cs->pcts, &np, RUNNER_MAX_PERCENTILES + 4, 99.9);
   cs->pct_count = np;
   for (size_t p = 0; p < np; p++) {
     char num[20];
@@ -435,7 +278,7 @@ static chart_set *chart_set_new(const page_source *src, size_t n)
   return cs;
 }
 
-int page_write_svg(const char *path, const page_source *src, size_t n)
+int page_write_svg(const char *path, const figures_source *src, size_t n)
 {
   chart_set *cs = chart_set_new(src, n);
   if (cs == NULL) {
@@ -470,7 +313,7 @@ static bool any_failed(const result_doc *d)
   return false;
 }
 
-static void describe_sources(FILE *out, const page_source *src, size_t n)
+static void describe_sources(FILE *out, const figures_source *src, size_t n)
 {
   static const char *const header[] = {"", "file", "test", "threads", "started (UTC)", "hosts",
                                        "server", "exit codes"};
@@ -499,7 +342,7 @@ static void describe_sources(FILE *out, const page_source *src, size_t n)
 }
 
 /* The command line of each source (its first run's: a sweep's runs share it). */
-static void command_lines(FILE *out, const page_source *src, size_t n)
+static void command_lines(FILE *out, const figures_source *src, size_t n)
 {
   html_heading(out, 2, n > 1 ? "Command lines" : "Command line");
   for (size_t s = 0; s < n; s++) {
@@ -512,21 +355,21 @@ static void command_lines(FILE *out, const page_source *src, size_t n)
   }
 }
 
-static void ratio_cell(char *buf, size_t len, const page_metric *m, const result_run *base,
+static void ratio_cell(char *buf, size_t len, const figure *m, const result_run *base,
                        const result_run *r)
 {
   if (r == NULL || base == NULL)
     snprintf(buf, len, "-");
   else
-    caveats_ratio_text(buf, len, page_metric_value(m, base), page_metric_value(m, r),
+    caveats_ratio_text(buf, len, figures_value(m, base), figures_value(m, r),
                        caveats_spread(m, base), caveats_spread(m, r));
 }
 
-static void figures_table(FILE *out, const page_source *src, size_t n, bool single,
-                          unsigned threads)
+static void ratio_table(FILE *out, const figures_source *src, size_t n, bool single,
+                        unsigned threads)
 {
-  page_metric metrics[40];
-  size_t nm = page_metrics(src, n, metrics, 40);
+  figure metrics[40];
+  size_t nm = figures_metrics(src, n, metrics, 40);
   const char *cells[2 + 2 * MAX_SERIES];
   char text[2 * MAX_SERIES][32];
   size_t cols = n < MAX_SERIES ? n : MAX_SERIES;
@@ -553,16 +396,16 @@ static void figures_table(FILE *out, const page_source *src, size_t n, bool sing
     html_table_row(out, cells, k, 0);
   }
 
-  const result_run *base = page_group_run(&src[0], single, threads);
+  const result_run *base = figures_group_run(&src[0], single, threads);
   for (size_t m = 0; m < nm; m++) {
     k = 0;
     cells[k++] = metrics[m].name;
     for (size_t s = 0; s < cols; s++)
-      cells[k++] = page_metric_text(text[s], sizeof(text[s]), &metrics[m],
-                                    page_group_run(&src[s], single, threads));
+      cells[k++] = figures_text(text[s], sizeof(text[s]), &metrics[m],
+                                figures_group_run(&src[s], single, threads));
     for (size_t s = 1; s < cols; s++) {
       ratio_cell(text[cols + s], sizeof(text[cols + s]), &metrics[m], base,
-                 page_group_run(&src[s], single, threads));
+                 figures_group_run(&src[s], single, threads));
       cells[k++] = text[cols + s];
     }
     html_table_row(out, cells, k, 0);
@@ -572,10 +415,10 @@ static void figures_table(FILE *out, const page_source *src, size_t n, bool sing
 
 /* The table of one source: a row per thread count, a column per figure, its exit code; a
    run that failed is shown in red. */
-static void sweep_table(FILE *out, const page_source *src)
+static void sweep_table(FILE *out, const figures_source *src)
 {
-  page_metric metrics[40];
-  size_t nm = page_metrics(src, 1, metrics, 40);
+  figure metrics[40];
+  size_t nm = figures_metrics(src, 1, metrics, 40);
   const char *cells[42];
   char text[42][32];
   const result_doc *d = src->doc;
@@ -591,7 +434,7 @@ static void sweep_table(FILE *out, const page_source *src)
     snprintf(text[0], sizeof(text[0]), "%u", run->threads);
     cells[0] = text[0];
     for (size_t m = 0; m < nm; m++)
-      cells[m + 1] = page_metric_text(text[m + 1], sizeof(text[m + 1]), &metrics[m], run);
+      cells[m + 1] = figures_text(text[m + 1], sizeof(text[m + 1]), &metrics[m], run);
     snprintf(text[nm + 1], sizeof(text[nm + 1]), "%d", run->exit_code);
     cells[nm + 1] = text[nm + 1];
     html_table_row_class(out, cells, nm + 2, 0, run->exit_code != 0 ? "failed" : NULL);
@@ -601,7 +444,7 @@ static void sweep_table(FILE *out, const page_source *src)
 
 /* Every option of one source, given or default; of several, those given to any or differing
    between them. */
-static void options_table(FILE *out, const page_source *src, size_t n)
+static void options_table(FILE *out, const figures_source *src, size_t n)
 {
   const char *cells[2 + MAX_SERIES];
   size_t cols = n < MAX_SERIES ? n : MAX_SERIES;
@@ -662,7 +505,7 @@ static void options_table(FILE *out, const page_source *src, size_t n)
                  "or in a config file, else the default. Passwords are masked.");
 }
 
-int page_write_html(const char *path, const char *title, const page_source *src, size_t n)
+int page_write_html(const char *path, const char *title, const figures_source *src, size_t n)
 {
   FILE *out = fopen(path, "w");
   if (out == NULL)
@@ -688,7 +531,7 @@ int page_write_html(const char *path, const char *title, const page_source *src,
   }
   unsigned groups[MAX_THREAD_COUNTS];
   bool single;
-  size_t ng = page_groups(src, n, groups, MAX_THREAD_COUNTS, &single);
+  size_t ng = figures_groups(src, n, groups, MAX_THREAD_COUNTS, &single);
   for (size_t g = 0; n > 1 && g < ng; g++) {
     char heading[64];
     if (single)
@@ -696,7 +539,7 @@ int page_write_html(const char *path, const char *title, const page_source *src,
     else
       snprintf(heading, sizeof(heading), "%u thread%s", groups[g], groups[g] == 1 ? "" : "s");
     html_heading(out, 2, heading);
-    figures_table(out, src, n, single, groups[g]);
+    ratio_table(out, src, n, single, groups[g]);
   }
   html_paragraph(out, n > 1 ? "Ratios are to the first file (A), each with its noise band "
                  "(\xc2\xb1): how much the two runs' figures moved from interval to interval "

@@ -42,9 +42,9 @@ static void observe_error(const char *line)
   pthread_mutex_lock(&errors_mutex);
   /* A line every thread prints alike ("Thread initialization failed!") is kept once. */
   bool repeated = error_count > 0 && strcmp(errors[error_count - 1], text) == 0;
-  if (!repeated && error_count < RECORDED_ERRORS_MAX &&
-      result_strings_push(&errors, &error_count, text) != 0)
-    out_of_memory = true;
+  /* Out of memory, the line is only lost from the file: it was printed. */
+  if (!repeated && error_count < RECORDED_ERRORS_MAX)
+    (void) result_strings_push(&errors, &error_count, text);
   pthread_mutex_unlock(&errors_mutex);
   free(text);
 }

@@ -249,7 +249,7 @@ static void write_pages(const char *test_name)
   char *svg = sibling_path(json, ".svg"), *html = sibling_path(json, ".html");
   char title[300];
   /* The page sits beside the result file: its file column names that file. */
-  page_source src = { .doc = results_session(), .label = "A", .name = json };
+  figures_source src = { .doc = results_session(), .label = "A", .name = json };
 
   snprintf(title, sizeof(title), "sysbench thread sweep: %s", test_name);
   if (svg == NULL || html == NULL) {

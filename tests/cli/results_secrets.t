@@ -42,6 +42,12 @@ printf 'pgsql-db=dbname=x password=HushCfg\nmysql-password=HushCfg\n' | write se
 sb cpu --events=5 --config-file=secret.cfg --report-file=cfg.json run
 is "$rc|$(leaks "$(cat "$TEST_TMP/cfg.json")")" "0|" "passwords from a config file stay out of the file"
 
+printf 'mysql-password HushCfg\n' | write noeq.cfg
+sb cpu --events=5 --config-file=noeq.cfg run
+like "$err" "^WARNING: config file 'noeq.cfg' line 1: expected name=value, got '\*\*\*\*\*'; line ignored$" \
+     "a config line about a password without its '=': warned about, the line not shown"
+is "$(leaks "$out$err")" "" "... no password printed"
+
 # ---- messages ------------------------------------------------------------------------------
 sb cpu --events=5 --verbosity=5 --pgsql-db="$conninfo" --mysql-password=HushMy run
 is "$rc|$(leaks "$out$err")" "0|" "--verbosity=5 prints none of them"
