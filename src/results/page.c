@@ -442,6 +442,13 @@ static void sweep_table(FILE *out, const figures_source *src)
   html_table_end(out);
 }
 
+/* The options a run's file knows: every effective value (version 2), else the typed ones. */
+static const result_option *known_options(const result_run *r, size_t *count)
+{
+  *count = r->effective_count ? r->effective_count : r->option_count;
+  return r->effective_count ? r->effective : r->options;
+}
+
 /* Every option of one source, given or default; of several, those given to any or differing
    between them. */
 static void options_table(FILE *out, const figures_source *src, size_t n)
@@ -452,27 +459,23 @@ static void options_table(FILE *out, const figures_source *src, size_t n)
 
   html_heading(out, 2, "Options");
   for (size_t s = 0; s < cols; s++) {
-    const result_run *run = &src[s].doc->runs[0];
-    const result_option *list = run->effective_count ? run->effective : run->options;
-    size_t count = run->effective_count ? run->effective_count : run->option_count;
+    size_t count, other_count;
+    const result_option *list = known_options(&src[s].doc->runs[0], &count);
     for (size_t i = 0; i < count; i++) {
       const char *name = list[i].name;
       bool seen = false, given = false, differs = false;
       for (size_t t = 0; t < s && !seen; t++) {   /* listed with an earlier source */
-        const result_run *e = &src[t].doc->runs[0];
-        result_option_value(e->effective_count ? e->effective : e->options,
-                            e->effective_count ? e->effective_count : e->option_count, name,
-                            &seen);
+        const result_option *other = known_options(&src[t].doc->runs[0], &other_count);
+        result_option_value(other, other_count, name, &seen);
       }
       if (seen)
         continue;
       char values[MAX_SERIES][160];
       for (size_t t = 0; t < cols; t++) {
         const result_run *e = &src[t].doc->runs[0];
+        const result_option *other = known_options(e, &other_count);
         bool found, typed;
-        const char *v = result_option_value(e->effective_count ? e->effective : e->options,
-                                            e->effective_count ? e->effective_count
-                                                               : e->option_count, name, &found);
+        const char *v = result_option_value(other, other_count, name, &found);
         result_option_value(e->options, e->option_count, name, &typed);
         given = given || typed;
         snprintf(values[t], sizeof(values[t]), "%s", !found ? "-" : v ? v : "(none)");
