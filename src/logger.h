@@ -37,6 +37,12 @@ int log_timestamp_decimals(void);
 /* Flush a pending "(last message repeated N times)" line. */
 void log_flush(void);
 
+/* While the workers start (thread_init), every thread that fails usually fails alike: between
+   these calls a FATAL or ALERT line already printed is not printed again, so each failure is
+   said once however many threads had it. */
+void log_once_begin(void);
+void log_once_end(void);
+
 /* Every FATAL and ALERT line printed from now on (its text after the prefix, passwords
    masked) is also handed to `observer` (NULL: none), under the logger's lock: the result file
    keeps the errors of a run. */

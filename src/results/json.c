@@ -532,12 +532,6 @@ void json_put_string(json_writer *w, const char *key, const char *value)
     write_escaped(w->out, value);
 }
 
-void json_put_bool(json_writer *w, const char *key, bool value)
-{
-  start_item(w, key);
-  fputs(value ? "true" : "false", w->out);
-}
-
 void json_put_u64(json_writer *w, const char *key, uint64_t value)
 {
   start_item(w, key);
@@ -548,6 +542,12 @@ void json_put_i64(json_writer *w, const char *key, int64_t value)
 {
   start_item(w, key);
   fprintf(w->out, "%" PRId64, value);
+}
+
+void json_put_bool(json_writer *w, const char *key, bool value)
+{
+  start_item(w, key);
+  fputs(value ? "true" : "false", w->out);
 }
 
 void json_put_double(json_writer *w, const char *key, double value)

@@ -206,6 +206,10 @@ void recorder_cumulative(const sb_stat_t *stat, const stats_snapshot *from,
   p->operation_count = pending_operations.operation_count;
   pending_operations.operations = NULL;
   pending_operations.operation_count = 0;
+  if (!checkpoint && stat->outage != NULL) {
+    run.has_outage = true;
+    run.outage = *stat->outage;
+  }
   results_csv_period(&run, p, checkpoint ? "checkpoint" : "final");
 }
 

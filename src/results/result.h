@@ -119,6 +119,8 @@ typedef struct result_run {
   bool measured;               /* the measurement began; false: the run failed before */
   size_t error_count;
   char **errors;               /* the FATAL and ALERT lines the run printed, masked */
+  bool has_outage;             /* the server was unreachable for a while (not read back) */
+  outage_summary outage;
 } result_run;
 
 typedef struct result_doc {

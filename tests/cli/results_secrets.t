@@ -44,7 +44,7 @@ is "$rc|$(leaks "$(cat "$TEST_TMP/cfg.json")")" "0|" "passwords from a config fi
 
 printf 'mysql-password HushCfg\n' | write noeq.cfg
 sb cpu --events=5 --config-file=noeq.cfg run
-like "$err" "^WARNING: config file 'noeq.cfg' line 1: expected name=value, got '\*\*\*\*\*'; line ignored$" \
+like "$out$err" "^WARNING: config file 'noeq.cfg' line 1: expected name=value, got '\*\*\*\*\*'; line ignored$" \
      "a config line about a password without its '=': warned about, the line not shown"
 is "$(leaks "$out$err")" "" "... no password printed"
 

@@ -2,12 +2,14 @@
 # rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
 # (the report, the exit code of our cpu run and of 1.0.20, the table untouched) and during
 # `prepare` (the summary, the exit code, an incomplete table every command recognises, no
-# temporary file); a load killed outright (its temporary file removed by the next command); a
-# full disk (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost);
-# foreign directories (every command leaves them exactly as they were); `cleanup` next to files
-# of the user's (they stay, and so does the directory).
+# temporary file; two signals close together are one request, with the same summary and exit
+# code); a load killed outright (its temporary file removed by the next command); a full disk
+# (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost); foreign
+# directories (every command leaves them exactly as they were); `cleanup` next to files of the
+# user's (they stay, and so does the directory).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mounts.sh"
+. "$SRCDIR/tests/lib/signals.sh"
 
 need_driver rocksdb librocksdb-dev
 
@@ -160,6 +162,27 @@ is "$rc" 0 "prepare --resume loads the incomplete table again"
 rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 verify
 is "$rc" 0 "... and verify finds both tables right"
 rk oltp_read_write --tables=2 cleanup
+
+# Two signals close together (the pid, then again as soon as the first was taken, as
+# `timeout` or a terminal and a supervisor send them): one request, three tries.
+good=0 report=""
+for pair in "INT INT" "INT TERM" "INT INT"; do
+  set -- $pair
+  prepare_bg --threads=4
+  signal_twice close "$1" "$bg" "$bg" "$2" "$bg"
+  wait "$bg"
+  rc=$?
+  out=$(cat "$bg_out")
+  got="$rc"
+  for line in "^WARNING: prepare was interrupted by signal 2$" "^Complete tables: " \
+              "^Incomplete tables: sbtest1 \([0-9]+ of 60000 rows\)" "^Run \`cleanup\` to drop"; do
+    printf '%s\n' "$out" | grep -Eq -- "$line" || got+=" missing /$line/"
+  done
+  [ "$(load_files "$db")" = 0 ] || got+=" temporary SST files left"
+  [ "$got" = 130 ] && good=$((good + 1)) || report+=" [$pair: $got]"
+  rk oltp_read_write --tables=2 cleanup
+done
+is "$good$report" 3 "two signals close together during prepare, 3 tries: exit 130, the interrupted line and where each table is, no temporary file"
 
 # SIGKILL: nothing in the process can clean up; the next command removes the loader's file.
 start_bg "$TEST_TMP/prepare.out" env SYSBENCH_TEST_LOAD_DELAY=0.3 "$SB" oltp_point_select \

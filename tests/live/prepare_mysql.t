@@ -153,6 +153,9 @@ my oltp_read_write cleanup >/dev/null
 my oltp_read_write "${size[@]}" --prepare-method=load-data prepare
 is "$rc" 1 "--prepare-method=load-data fails where the server refuses it"
 like "$out" "errno = (1148|4166|3948)" "... with the server's error"
+like "$out" "^FATAL: mysql_drv_query\(\) returned error (1148|4166|3948) \(.*\) for query 'LOAD DATA LOCAL INFILE " \
+  "... naming the LOAD DATA statement the server refused"
+unlike "$out" "for query 'CREATE TABLE" "... not the CREATE TABLE before it, which succeeded"
 like "$out" "HINT: .*local_infile.*--prepare-method=insert" "... and what to do"
 sql "SET GLOBAL local_infile = 1"
 drop_all
