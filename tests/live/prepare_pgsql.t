@@ -52,6 +52,10 @@ pg oltp_read_write "${size[@]}" verify
 is "$rc" 0 "verify of a fresh table exits 0"
 like "$out" "sbtest1: ok: 20000 rows, ids 1..20000 without gaps, index k_1 consistent with the rows, rows as generated from --rand-seed=21" \
   "... and says what it checked (CHAR values come back padded: not a difference)"
+pg oltp_read_write --table-size=10000 verify
+is "$rc" 1 "verify with half the --table-size of prepare exits 1"
+like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used \(--table-size=20000 if it loaded them all\)$" \
+  "... saying how many rows the table holds, and that --table-size must be prepare's"
 psql_do "DELETE FROM sbtest1 WHERE id = 999" "UPDATE sbtest1 SET k = k + 1 WHERE id = 4321" >/dev/null
 pg oltp_read_write "${size[@]}" --threads=2 verify
 is "$rc" 1 "verify of a damaged table exits 1"
