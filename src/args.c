@@ -14,6 +14,7 @@
 #include "logger.h"
 #include "options.h"
 #include "printable.h"
+#include "secrets.h"
 
 static const char *current_command;
 
@@ -158,10 +159,12 @@ static int apply_config_line(char *text, const char *where)
   char shown[PRINTABLE_MAX];
 
   if (eq == NULL) {
+    /* "mysql-password s3cret" (the '=' forgotten): the password is not shown. */
     char *warning = NULL;
+    const char *line = secret_option_name(text) ? SECRET_MASK : text;
     if (config_warning_count < CONFIG_WARNINGS_MAX &&
         asprintf(&warning, "%s: expected name=value, got '%s'; line ignored", where,
-                 printable(text, shown, sizeof(shown))) >= 0)
+                 printable(line, shown, sizeof(shown))) >= 0)
       config_warnings[config_warning_count++] = warning;
     return 0;
   }
@@ -368,10 +371,12 @@ int args_check_pending(bool accept_unknown, bool lua_test)
       warn_unused_config_name(opt, lua_test);
       continue;
     }
-    const char *text = option_text(opt);
+    /* The value as it may be shown: a password stays hidden even in a mistyped option. */
+    char *text = secrets_option_value_dup(option_name(opt), option_text(opt));
     fprintf(stderr, "invalid option: --%s%s%s\n",
             printable(option_given_name(opt), shown, sizeof(shown)), text ? "=" : "",
             text ? printable(text, shown_value, sizeof(shown_value)) : "");
+    free(text);
     rc = -1;
   }
   return rc;

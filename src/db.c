@@ -403,6 +403,16 @@ void db_note_server_version(const char *version)
   environment_note_server_version(version);
 }
 
+void db_note_driver_statistic(const char *name, uint64_t value)
+{
+  environment_note_driver_statistic(name, value);
+}
+
+void db_note_driver_statistics_text(const char *text)
+{
+  environment_note_driver_statistics_text(text);
+}
+
 /* The code an ignored error is counted under: the server's error number, else its SQLSTATE. */
 static uint64_t error_code_of(const db_conn *con)
 {

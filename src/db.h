@@ -54,6 +54,10 @@ int db_free_results(db_result *rs);
 /* The server the run talks to, as "MariaDB 10.11.6" (drivers call this once they know it;
    the first call wins). NULL until then. */
 void db_note_server_version(const char *version);
+/* After a run, what a driver reports about its engine (--rocksdb-stats), for the result
+   file: a count by name (replacing an earlier one), and the engine's own text of them. */
+void db_note_driver_statistic(const char *name, uint64_t value);
+void db_note_driver_statistics_text(const char *text);
 
 /* A statement reading its data from the client (see db_driver_ops.stream_in): 0 when it
    succeeded, -1 with the connection's error set. A driver without the capability fails with

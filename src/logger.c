@@ -2,7 +2,8 @@
  * logger.c: levelled text output with sysbench 1.0's prefixes and repeated-line folding.
  * Called from any thread; a mutex keeps lines whole (logging is never on the per-event path),
  * and stdout's own lock, held across the several stdio calls of a line, keeps a script's
- * print() or io.write() from another thread out of the middle of it.
+ * print() or io.write() from another thread out of the middle of it. No password leaves in a
+ * line (secrets.h): a library's message that echoes a connection string is masked here.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 
 #include "logger.h"
 #include "printable.h"
+#include "secrets.h"
 
 #define LOG_LINE_MAX 4096
 
@@ -20,6 +22,7 @@ static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char last_line[LOG_LINE_MAX];
 static unsigned repeat_count;
 static int timestamp_decimals;
+static log_error_observer error_observer;
 
 /* log_once_begin(): hashes of the lines of once_level or worse printed since (a line beyond the
    table is printed every time). */
@@ -100,11 +103,12 @@ void log_once_end(void)
 
 void log_vtext(log_level level, const char *fmt, va_list ap)
 {
-  char line[LOG_LINE_MAX], shown[LOG_LINE_MAX];
+  char text[LOG_LINE_MAX], line[LOG_LINE_MAX], shown[LOG_LINE_MAX];
 
   if ((int) level > verbosity)
     return;
-  vsnprintf(line, sizeof(line), fmt, ap);
+  vsnprintf(text, sizeof(text), fmt, ap);
+  secrets_mask(text, line, sizeof(line));
 
   pthread_mutex_lock(&log_mutex);
   if (said_once(level, line)) {
@@ -124,6 +128,8 @@ void log_vtext(log_level level, const char *fmt, va_list ap)
     fputc('\n', stdout);
     fflush(stdout);
   }
+  if (error_observer != NULL && level <= LOG_ALERT)
+    error_observer(printable_message(line, shown, sizeof(shown)));
   funlockfile(stdout);
   pthread_mutex_unlock(&log_mutex);
 }
@@ -153,6 +159,13 @@ void log_timestamped(log_level level, double seconds, const char *fmt, ...)
   fputc('\n', stdout);
   fflush(stdout);
   funlockfile(stdout);
+  pthread_mutex_unlock(&log_mutex);
+}
+
+void log_observe_errors(log_error_observer observer)
+{
+  pthread_mutex_lock(&log_mutex);
+  error_observer = observer;
   pthread_mutex_unlock(&log_mutex);
 }
 

@@ -45,4 +45,10 @@ void log_flush(void);
 void log_once_begin(log_level most_severe);
 void log_once_end(void);
 
+/* Every FATAL and ALERT line printed from now on (its text after the prefix, passwords
+   masked) is also handed to `observer` (NULL: none), under the logger's lock: the result file
+   keeps the errors of a run. */
+typedef void (*log_error_observer)(const char *line);
+void log_observe_errors(log_error_observer observer);
+
 #endif

@@ -28,6 +28,7 @@
 #include "results/commands.h"
 #include "results/environment.h"
 #include "results/output.h"
+#include "results/recorder.h"
 #include "results/sweep.h"
 #include "runner.h"
 #include "stats.h"
@@ -168,6 +169,8 @@ static int configure(int argc, char *argv[], parsed_args *args)
   if (cli_options_check(&config, &rand) != 0 ||
       results_configure(args->command, &config) != 0)
     return EXIT_FAILURE;
+  if (results_recording())             /* a run that fails early still has its errors kept */
+    recorder_watch_errors();
 
   run_config_publish(&config);
   if (sweep_check_options(&config) != 0)
@@ -182,9 +185,22 @@ static int configure(int argc, char *argv[], parsed_args *args)
   return 0;
 }
 
+/* The end of the command: its result document written. A `run` that failed before the
+   runner began it (a test that does not load, a bad option of the script) still has one: its
+   exit code and errors. */
+static int finish(const parsed_args *args, int rc)
+{
+  if (rc != 0 && results_recording() && results_session()->run_count == 0 &&
+      args->command != NULL && strcmp(args->command, "run") == 0) {
+    const char *test = args->testname != NULL ? args->testname : "-";
+    results_run_finished(recorder_not_started(test, rc));
+  }
+  return results_finish(rc);
+}
+
 int main(int argc, char *argv[])
 {
-  parsed_args args;
+  parsed_args args = {0};
   sb_test *test;
   int rc;
 
@@ -198,8 +214,9 @@ int main(int argc, char *argv[])
   if (results_command != NULL)
     return results_command_main(results_command, argc, argv);
 
+  /* From here on a failed `run` still writes its result document (finish). */
   if ((rc = configure(argc, argv, &args)) != 0)
-    return rc;
+    return finish(&args, rc);
 
   print_header();
   args_print_config_warnings();
@@ -210,7 +227,7 @@ int main(int argc, char *argv[])
       log_text(LOG_NOTICE, "Reading the script from the standard input:\n");
     test = lua_load_test(NULL, args.command, &main_worker);
     if (test == NULL)
-      return EXIT_FAILURE;
+      return finish(&args, EXIT_FAILURE);
     /* A script from stdin may still be given a command: "sysbench - run < script.lua". */
     if (args.command == NULL) {
       lua_env_done();
@@ -220,19 +237,19 @@ int main(int argc, char *argv[])
     if (args.command == NULL) {
       fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n",
               test->name, test->name);
-      return EXIT_FAILURE;
+      return finish(&args, EXIT_FAILURE);
     }
     char err[512];
     if (test->options != NULL && options_declare(test->options, err, sizeof(err)) != 0) {
       fprintf(stderr, "%s\n", err);
-      return EXIT_FAILURE;
+      return finish(&args, EXIT_FAILURE);
     }
     if (options_check_given() != 0)
-      return EXIT_FAILURE;
+      return finish(&args, EXIT_FAILURE);
   } else {
     test = lua_load_test(name, args.command, &main_worker);
     if (test == NULL)
-      return EXIT_FAILURE;
+      return finish(&args, EXIT_FAILURE);
     if (args.command == NULL) {
       lua_env_done();
       return EXIT_SUCCESS;
@@ -242,9 +259,9 @@ int main(int argc, char *argv[])
   /* A Lua script that declares no options accepts any (1.0's legacy scripts). */
   bool legacy = lua_env_loaded() && test->options == NULL;
   if (args_check_pending(legacy, lua_env_loaded()) != 0)
-    return EXIT_FAILURE;
+    return finish(&args, EXIT_FAILURE);
   if (lua_env_loaded() && lua_env_options_ready() != 0)
-    return EXIT_FAILURE;
+    return finish(&args, EXIT_FAILURE);
 
   rc = dispatch(test, args.command);
   /* A prepare or verify stopped by Ctrl-C ends as if the signal had ended it. */
@@ -254,7 +271,7 @@ int main(int argc, char *argv[])
   if (lua_env_loaded())
     lua_env_done();
   db_done();
-  rc = results_finish(rc);
+  rc = finish(&args, rc);
   /* A pending "(last message repeated N times)" is not printed at exit: 1.0.20 prints it only
      before a different message, and scripts compare the last lines of the output. */
   fflush(stdout);

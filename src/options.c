@@ -16,6 +16,7 @@
 #include "logger.h"
 #include "options.h"
 #include "printable.h"
+#include "secrets.h"
 
 struct sb_option {
   char *name;
@@ -435,6 +436,7 @@ int option_set(sb_option *opt, const char *value, char *err, size_t errlen)
   if (apply_value(opt, value, err, errlen) != 0)
     return -1;
   opt->user_set = true;
+  secrets_note_option(opt->name, value);
   return 0;
 }
 
@@ -696,6 +698,7 @@ sb_option *options_add_pending(const char *name, const char *value, const char *
   opt->pending = true;
   free(opt->config_origin);
   opt->config_origin = config_origin != NULL ? strdup(config_origin) : NULL;
+  secrets_note_option(name, value);
   return opt;
 }
 

@@ -571,6 +571,9 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
     rc = 1;
   }
   if (rc != 0) {
+    /* Failed before it began: the result still says so, with its errors. */
+    if (results_recording())
+      results_run_finished(recorder_finish(1));
     run_set_active(NULL);
     run_free(r);
     return 1;

@@ -6,7 +6,8 @@
  *
  * A worker writes only its own records (plain relaxed stores, no lock). A cumulative report
  * (the final one, or a checkpoint) reads them all, subtracts what the previous one saw, and
- * starts a new epoch so each worker restarts its minimum and maximum.
+ * starts a new epoch so each worker restarts its minimum and maximum. A recorded run also
+ * hands each kind's figures and histogram to the result file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "clock.h"
 #include "fileio.h"
 #include "histogram.h"
+#include "results/output.h"
+#include "results/recorder.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -42,6 +45,9 @@ static struct {
 } seen[FILEIO_OP_KINDS];
 static latency_histogram *now_histogram;
 static latency_histogram *interval_histogram;
+
+/* By fileio_op_index(), as the result file names them. */
+static const char *const operation_names[FILEIO_OP_KINDS] = {"read", "write", "fsync"};
 
 static inline uint64_t load64(const uint64_t *p)
 {
@@ -160,6 +166,10 @@ void fileio_latency_summarize(fileio_latency_summary out[FILEIO_OP_KINDS], doubl
     o->avg = o->count > 0 ? units_ns_to_seconds(sum - seen[k].sum_ns) / (double) o->count : 0;
     o->percentile = percentile > 0 && any
         ? units_ns_to_seconds(histogram_percentile(interval_histogram, percentile, min, max)) : 0;
+
+    if (results_recording())           /* the result file keeps them losslessly */
+      recorder_operation_latency(operation_names[k], o->count, sum - seen[k].sum_ns,
+                                 any ? min : 0, any ? max : 0, interval_histogram);
 
     seen[k].count = count;
     seen[k].sum_ns = sum;

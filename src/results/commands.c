@@ -162,12 +162,12 @@ int results_command_main(const char *command, int argc, char **argv)
       result_doc_free(&merged);
     }
   } else {
-    page_source src[MAX_FILES];
+    figures_source src[MAX_FILES];
     static const char *const labels[MAX_FILES] = {
       "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q",
       "R", "S", "T", "U", "V", "W", "X", "Y", "Z"};
     for (size_t i = 0; i < n; i++)
-      src[i] = (page_source) { .doc = &docs[i], .label = labels[i], .name = files[i] };
+      src[i] = (figures_source) { .doc = &docs[i], .label = labels[i], .name = files[i] };
     compare_print(stdout, src, n);
     if (html != NULL) {
       if (page_write_html(html, n > 1 ? "sysbench comparison" : "sysbench result", src,

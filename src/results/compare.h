@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/page.h"
+#include "results/figures.h"
 
-void compare_print(FILE *out, const page_source *src, size_t n);
+void compare_print(FILE *out, const figures_source *src, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results/result.h"
 #include "run_config.h"
@@ -27,12 +28,20 @@ void environment_note_server_version(const char *version);
 const char *environment_driver(void);
 const char *environment_server_version(void);
 
-/* An option whose value must never be written anywhere (its name mentions a password). */
-bool environment_option_is_secret(const char *name);
-#define ENVIRONMENT_MASK "*****"
-
 /* The options the user gave, as name/value text as the run of `cfg` uses them (a sweep's
    step: its thread count), secrets masked; -1 when out of memory. */
 int environment_given_options(const run_config *cfg, result_option **out, size_t *count);
+/* The same for every declared option, given or default (NULL value: none). */
+int environment_effective_options(const run_config *cfg, result_option **out, size_t *count);
+
+/* A new random id for a run: 32 hex digits. */
+#define ENVIRONMENT_RUN_ID_SIZE 33
+void environment_new_run_id(char out[ENVIRONMENT_RUN_ID_SIZE]);
+
+/* What the driver says about its engine after a run (RocksDB's statistics): counts by name,
+   and its own text of them. The database layer tells; the run's result takes them. */
+void environment_note_driver_statistic(const char *name, uint64_t value);
+void environment_note_driver_statistics_text(const char *text);
+void environment_take_driver_statistics(result_run *r);
 
 #endif

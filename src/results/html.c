@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "results/html.h"
 
@@ -16,7 +17,13 @@ static const char style[] =
   "th{background:#f2f2f2;text-align:left}td.num{text-align:right;"
   "font-variant-numeric:tabular-nums}"
   "figure{display:inline-block;margin:8px 16px 16px 0;border:1px solid #ddd}"
-  "p.note{color:#555;font-size:13px}";
+  "p.note{color:#555;font-size:13px}"
+  /* Colours of their own (tests/cli/results_render.t finds these boxes in screenshots). */
+  "div.warnings{background:#fff3cd;border:1px solid #d39e00;padding:2px 12px;margin:12px 0;"
+  "max-width:1200px}div.warnings p{font-size:13px;margin:6px 0}"
+  "pre.command{background:#e3ebf6;border:1px solid #b8c7dc;padding:8px 12px;font-size:13px;"
+  "white-space:pre-wrap;word-break:break-all;max-width:1200px}"
+  "tr.failed td{background:#f8d7da}";
 
 void html_begin(FILE *out, const char *title)
 {
@@ -51,7 +58,10 @@ static bool looks_numeric(const char *s)
   for (; *s; s++) {
     if (isdigit((unsigned char) *s))
       digit = true;
-    else if (*s != '.' && *s != '-' && *s != '+' && *s != 'x' && *s != '%' && *s != 'e')
+    else if (strncmp(s, "\xc2\xb1", 2) == 0)    /* the ± of a noise band */
+      s++;
+    else if (*s != '.' && *s != '-' && *s != '+' && *s != 'x' && *s != '%' && *s != 'e' &&
+             *s != ' ' && *s != '?')
       return false;
   }
   return digit;
@@ -59,7 +69,16 @@ static bool looks_numeric(const char *s)
 
 void html_table_row(FILE *out, const char *const *cells, size_t n, int header)
 {
-  fputs("<tr>", out);
+  html_table_row_class(out, cells, n, header, NULL);
+}
+
+void html_table_row_class(FILE *out, const char *const *cells, size_t n, int header,
+                          const char *row_class)
+{
+  if (row_class != NULL)
+    fprintf(out, "<tr class=\"%s\">", row_class);
+  else
+    fputs("<tr>", out);
   for (size_t i = 0; i < n; i++) {
     const char *tag = header ? "th" : "td";
     if (!header && looks_numeric(cells[i] ? cells[i] : ""))
@@ -75,6 +94,34 @@ void html_table_row(FILE *out, const char *const *cells, size_t n, int header)
 void html_table_end(FILE *out)
 {
   fputs("</table>\n", out);
+}
+
+void html_command(FILE *out, const char *label, const char *const *words, size_t n)
+{
+  fputs("<pre class=\"command\">", out);
+  if (label != NULL) {
+    svg_escape(out, label);
+    fputs(": ", out);
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0)
+      fputc(' ', out);
+    svg_escape(out, words[i]);
+  }
+  fputs("</pre>\n", out);
+}
+
+void html_warnings(FILE *out, const char *const *lines, size_t n)
+{
+  if (n == 0)
+    return;
+  fputs("<div class=\"warnings\">\n", out);
+  for (size_t i = 0; i < n; i++) {
+    fputs("<p>WARNING: ", out);
+    svg_escape(out, lines[i]);
+    fputs("</p>\n", out);
+  }
+  fputs("</div>\n", out);
 }
 
 void html_chart(FILE *out, const chart *c)

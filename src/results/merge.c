@@ -89,6 +89,11 @@ static int add_period(result_period *a, const result_period *b)
   }
   if (result_buckets_add(&a->histogram, &b->histogram) != 0)
     return -1;
+  for (size_t i = 0; i < b->operation_count; i++) {
+    result_operation *o = result_operation_get(a, b->operations[i].name);
+    if (o == NULL || result_operation_add(o, &b->operations[i]) != 0)
+      return -1;
+  }
   return append_threads(a, b);
 }
 
@@ -174,6 +179,22 @@ static int copy_clients(const result_run *r, const char *name, result_run *out)
     dst->host = result_strdup(src->host);
     dst->os = result_strdup(src->os);
     dst->source = result_strdup(src->source ? src->source : name);
+    dst->run_id = result_strdup(src->run_id);
+  }
+  return 0;
+}
+
+static int copy_options(const result_option *items, size_t count, result_option **out,
+                        size_t *out_count)
+{
+  *out = calloc(count ? count : 1, sizeof(result_option));
+  if (*out == NULL)
+    return -1;
+  for (size_t i = 0; i < count; i++, (*out_count)++) {
+    (*out)[i].name = result_strdup(items[i].name);
+    (*out)[i].value = result_strdup(items[i].value);
+    if ((*out)[i].name == NULL || (items[i].value != NULL && (*out)[i].value == NULL))
+      return -1;
   }
   return 0;
 }
@@ -187,14 +208,41 @@ static int copy_identity(const result_run *first, result_run *out)
   memcpy(out->percentiles, first->percentiles, sizeof(out->percentiles));
   out->report_interval = first->report_interval;
   out->argv = calloc(first->argc ? first->argc : 1, sizeof(char *));
-  out->options = calloc(first->option_count ? first->option_count : 1, sizeof(result_option));
-  if (out->test == NULL || out->argv == NULL || out->options == NULL)
+  if (out->test == NULL || out->argv == NULL)
     return -1;
   for (size_t i = 0; i < first->argc; i++, out->argc++)
     out->argv[i] = result_strdup(first->argv[i]);
-  for (size_t i = 0; i < first->option_count; i++, out->option_count++) {
-    out->options[i].name = result_strdup(first->options[i].name);
-    out->options[i].value = result_strdup(first->options[i].value);
+  return copy_options(first->options, first->option_count, &out->options,
+                      &out->option_count) ||
+         copy_options(first->effective, first->effective_count, &out->effective,
+                      &out->effective_count) ? -1 : 0;
+}
+
+/* The errors of every client, each after the file it came from; the engines' counts added. */
+static int merge_notes(const result_run *r, const char *name, result_run *out)
+{
+  for (size_t i = 0; i < r->error_count; i++) {
+    size_t n = strlen(name) + strlen(r->errors[i]) + 3;
+    char *text = malloc(n);
+    if (text == NULL)
+      return -1;
+    snprintf(text, n, "%s: %s", name, r->errors[i]);
+    int rc = result_strings_push(&out->errors, &out->error_count, text);
+    free(text);
+    if (rc != 0)
+      return -1;
+  }
+  for (size_t i = 0; i < r->driver_stat_count; i++) {
+    bool found = false;
+    uint64_t sum = r->driver_stats[i].value;
+    for (size_t k = 0; k < out->driver_stat_count && !found; k++)
+      if (strcmp(out->driver_stats[k].name, r->driver_stats[i].name) == 0) {
+        sum += out->driver_stats[k].value;
+        found = true;
+      }
+    if (result_counter_set(&out->driver_stats, &out->driver_stat_count,
+                           r->driver_stats[i].name, sum) != 0)
+      return -1;
   }
   return 0;
 }
@@ -238,8 +286,16 @@ static int merge_run(merge_ctx *m, const result_run *const *runs, const char *co
 
   if (copy_identity(runs[0], out) != 0)
     return fail(m, "out of memory");
+  out->measured = true;
   for (size_t j = 0; j < n; j++) {
     const result_run *r = runs[j];
+    out->measured = out->measured && r->measured;
+    if (r->exit_code != 0)
+      log_text(LOG_WARNING, "%s: its %s run with %u threads failed (exit code %d); the merged "
+               "run has that exit code and counts what it measured", names[j], r->test,
+               r->threads, r->exit_code);
+    if (merge_notes(r, names[j], out) != 0)
+      return fail(m, "out of memory");
     out->threads += r->threads;
     out->event_limit += r->event_limit;
     out->rate += r->rate;
@@ -286,6 +342,42 @@ static int merge_run(merge_ctx *m, const result_run *const *runs, const char *co
   return 0;
 }
 
+/* One client's run in two places? By its run id; files written before run ids by host, start
+   to the nanosecond and process. */
+static bool same_client_run(const result_client *a, const result_client *b)
+{
+  if (a->run_id != NULL && b->run_id != NULL)
+    return strcmp(a->run_id, b->run_id) == 0;
+  return a->start_unix_ns == b->start_unix_ns && same_text(a->host, b->host) &&
+         (a->pid == 0 || b->pid == 0 || a->pid == b->pid);
+}
+
+/* A run found in two files (the same file given twice, or a client's file beside a merge that
+   already holds it) would be counted twice: refused. */
+static int check_distinct(merge_ctx *m, const result_doc *docs, const char *const *names,
+                          size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++)
+      for (size_t r = 0; r < docs[i].run_count; r++)
+        for (size_t q = 0; q < docs[j].run_count; q++)
+          for (size_t c = 0; c < docs[i].runs[r].client_count; c++)
+            for (size_t d = 0; d < docs[j].runs[q].client_count; d++) {
+              const result_client *a = &docs[i].runs[r].clients[c];
+              const result_client *b = &docs[j].runs[q].clients[d];
+              char started[32];
+              if (same_client_run(a, b))
+                return fail(m, "%s and %s hold the same run (%s, %u threads, started %s UTC "
+                            "on %s%s%s): merging would count it twice (merge each client's "
+                            "file once)", names[i], names[j], docs[i].runs[r].test,
+                            a->threads, result_time_text(a->start_unix_ns, started,
+                                                         sizeof(started)),
+                            a->host ? a->host : "an unknown host", a->run_id ? ", run id " : "",
+                            a->run_id ? a->run_id : "");
+            }
+  return 0;
+}
+
 int merge_documents(const result_doc *docs, const char *const *names, size_t n,
                     result_doc *out, char *err, size_t errlen)
 {
@@ -295,6 +387,8 @@ int merge_documents(const result_doc *docs, const char *const *names, size_t n,
   memset(out, 0, sizeof(*out));
   if (errlen > 0)
     err[0] = '\0';
+  if (check_distinct(&m, docs, names, n) != 0)
+    return -1;
   for (size_t j = 1; j < n; j++)
     if (docs[j].run_count != docs[0].run_count)
       return fail(&m, "mismatched runs: %s has %zu runs, %s has %zu (merge files of the same "

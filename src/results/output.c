@@ -76,6 +76,11 @@ void results_set_report_file(const char *path)
   report_file = path ? strdup(path) : NULL;
 }
 
+bool results_machine_readable(void)
+{
+  return format != REPORT_FORMAT_TEXT;
+}
+
 FILE *results_stream(void)
 {
   return machine_stream != NULL ? machine_stream : stdout;

@@ -35,6 +35,8 @@ double results_interval_seconds(void);
 /* The path of --report-file, or NULL. */
 const char *results_report_file(void);
 void results_set_report_file(const char *path);
+/* Does standard output carry the results (--report-format=json|csv)? */
+bool results_machine_readable(void);
 /* The stream machine-readable output goes to (the original standard output). */
 FILE *results_stream(void);
 

@@ -12,148 +12,14 @@
 #include <time.h>
 
 #include "report.h"
+#include "results/caveats.h"
+#include "results/figures.h"
 #include "results/html.h"
 #include "results/page.h"
 
 #define MAX_THREAD_COUNTS 64
 #define MAX_SERIES 64
 #define MAX_CHARTS 200
-
-enum { METRIC_TPS, METRIC_QPS, METRIC_ROWS, METRIC_LAT_AVG, METRIC_LAT_PCT, METRIC_LAT_MAX,
-       METRIC_ERRORS, METRIC_RECONNECTS };
-
-size_t page_thread_counts(const page_source *src, size_t n, unsigned *out, size_t max)
-{
-  size_t count = 0;
-  for (size_t s = 0; s < n; s++) {
-    for (size_t r = 0; r < src[s].doc->run_count; r++) {
-      unsigned t = src[s].doc->runs[r].threads;
-      size_t i = 0;
-      while (i < count && out[i] < t)
-        i++;
-      if ((i < count && out[i] == t) || count == max)
-        continue;
-      memmove(&out[i + 1], &out[i], (count - i) * sizeof(unsigned));
-      out[i] = t;
-      count++;
-    }
-  }
-  return count;
-}
-
-const result_run *page_run_with_threads(const result_doc *doc, unsigned threads)
-{
-  for (size_t r = 0; r < doc->run_count; r++)
-    if (doc->runs[r].threads == threads)
-      return &doc->runs[r];
-  return NULL;
-}
-
-size_t page_groups(const page_source *src, size_t n, unsigned *threads, size_t max,
-                   bool *single)
-{
-  bool all_single = n > 1, all_same = true;
-
-  for (size_t s = 0; s < n; s++)
-    all_single = all_single && src[s].doc->run_count == 1;
-  for (size_t s = 1; all_single && s < n; s++)
-    all_same = all_same && src[s].doc->runs[0].threads == src[0].doc->runs[0].threads;
-  *single = all_single && !all_same;
-  if (*single) {
-    if (max == 0)
-      return 0;
-    threads[0] = 0;
-    return 1;
-  }
-  return page_thread_counts(src, n, threads, max);
-}
-
-const result_run *page_group_run(const page_source *s, bool single, unsigned threads)
-{
-  return single ? &s->doc->runs[0] : page_run_with_threads(s->doc, threads);
-}
-
-static void add_percentile(double *out, size_t *count, size_t max, double p)
-{
-  size_t i = 0;
-  while (i < *count && out[i] < p)
-    i++;
-  if ((i < *count && out[i] == p) || *count == max)
-    return;
-  memmove(&out[i + 1], &out[i], (*count - i) * sizeof(double));
-  out[i] = p;
-  (*count)++;
-}
-
-size_t page_percentiles(const page_source *src, size_t n, double *out, size_t max)
-{
-  size_t count = 0;
-  add_percentile(out, &count, max, 50);
-  add_percentile(out, &count, max, 95);
-  add_percentile(out, &count, max, 99);
-  for (size_t s = 0; s < n; s++)
-    for (size_t r = 0; r < src[s].doc->run_count; r++)
-      for (size_t p = 0; p < src[s].doc->runs[r].percentile_count; p++)
-        add_percentile(out, &count, max, src[s].doc->runs[r].percentiles[p]);
-  return count;
-}
-
-static bool any_run(const page_source *src, size_t n, bool (*test)(const result_run *))
-{
-  for (size_t s = 0; s < n; s++)
-    for (size_t r = 0; r < src[s].doc->run_count; r++)
-      if (test(&src[s].doc->runs[r]))
-        return true;
-  return false;
-}
-
-static bool has_queries(const result_run *r) { return result_queries(&r->final) > 0; }
-static bool has_rows(const result_run *r) { return r->final.rows > 0; }
-static bool has_reconnects(const result_run *r) { return r->final.reconnects > 0; }
-
-size_t page_metrics(const page_source *src, size_t n, page_metric *out, size_t max)
-{
-  double pcts[RUNNER_MAX_PERCENTILES + 3];
-  size_t np = page_percentiles(src, n, pcts, sizeof(pcts) / sizeof(pcts[0]));
-  size_t count = 0;
-
-#define ADD(kind_, pct_, ...) do { if (count < max) { \
-    out[count].kind = (kind_); out[count].percentile = (pct_); \
-    out[count].decimals = (kind_) >= METRIC_LAT_AVG && (kind_) <= METRIC_LAT_MAX ? 3 : 2; \
-    snprintf(out[count].name, sizeof(out[count].name), __VA_ARGS__); count++; } } while (0)
-  ADD(METRIC_TPS, 0, "tps");
-  if (any_run(src, n, has_queries))
-    ADD(METRIC_QPS, 0, "qps");
-  if (any_run(src, n, has_rows))
-    ADD(METRIC_ROWS, 0, "rows/s");
-  ADD(METRIC_LAT_AVG, 0, "latency avg (ms)");
-  for (size_t i = 0; i < np; i++) {
-    char p[32];
-    ADD(METRIC_LAT_PCT, pcts[i], "latency p%s (ms)", percentile_text(pcts[i], p, sizeof(p)));
-  }
-  ADD(METRIC_LAT_MAX, 0, "latency max (ms)");
-  ADD(METRIC_ERRORS, 0, "errors/s");
-  if (any_run(src, n, has_reconnects))
-    ADD(METRIC_RECONNECTS, 0, "reconnects/s");
-#undef ADD
-  return count;
-}
-
-double page_metric_value(const page_metric *m, const result_run *r)
-{
-  const result_period *f = &r->final;
-  switch (m->kind) {
-    case METRIC_TPS: return result_rate(f->events, f->duration);
-    case METRIC_QPS: return result_rate(result_queries(f), f->duration);
-    case METRIC_ROWS: return result_rate(f->rows, f->duration);
-    case METRIC_LAT_AVG: return result_latency_avg_ns(f) / 1e6;
-    case METRIC_LAT_PCT: return (double) result_percentile_ns(f, m->percentile) / 1e6;
-    case METRIC_LAT_MAX: return (double) f->latency_max_ns / 1e6;
-    case METRIC_ERRORS: return result_rate(f->errors, f->duration);
-    case METRIC_RECONNECTS: return result_rate(f->reconnects, f->duration);
-    default: return 0;
-  }
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Charts                                                                                     */
@@ -252,7 +118,7 @@ static void push_point(chart_series *s, double x, double y)
 }
 
 /* The name a source's series go by: its label, with the file when there are several. */
-static const char *series_name(chart_set *cs, const page_source *src, size_t n, size_t s,
+static const char *series_name(chart_set *cs, const figures_source *src, size_t n, size_t s,
                                const char *suffix)
 {
   if (n == 1)
@@ -281,7 +147,7 @@ static double value_pct(const result_run *r, double pct)
 }
 
 /* A chart over the thread counts: one series per source (and per argument, e.g. p95/p99). */
-static void per_thread_chart(chart_set *cs, const page_source *src, size_t n, const char *title,
+static void per_thread_chart(chart_set *cs, const figures_source *src, size_t n, const char *title,
                              const char *y_label, run_value value, const double *args,
                              const char *const *arg_names, size_t nargs)
 {
@@ -297,8 +163,8 @@ static void per_thread_chart(chart_set *cs, const page_source *src, size_t n, co
       if (se == NULL)
         return;
       for (size_t t = 0; t < cs->thread_count; t++) {
-        const result_run *r = page_run_with_threads(src[s].doc, cs->threads[t]);
-        if (r != NULL)
+        const result_run *r = figures_run_with_threads(src[s].doc, cs->threads[t]);
+        if (r != NULL && r->measured)        /* a run that failed before has no point */
           push_point(se, (double) t, value(r, args[a]));
       }
     }
@@ -313,9 +179,16 @@ static const char *group_suffix(chart_set *cs, bool single, unsigned threads)
   return keep_string(cs, ", %u thread%s", threads, threads == 1 ? "" : "s");
 }
 
-static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bool single,
+static void percentile_chart(chart_set *cs, const figures_source *src, size_t n, bool single,
                              unsigned threads)
 {
+  bool any = false;
+  for (size_t s = 0; s < n; s++) {
+    const result_run *r = figures_group_run(&src[s], single, threads);
+    any = any || (r != NULL && r->measured);
+  }
+  if (!any)                            /* only runs that failed before measuring */
+    return;
   chart *c = new_chart(cs, keep_string(cs, "Latency percentiles%s",
                                        group_suffix(cs, single, threads)),
                        "percentile", "latency (ms)");
@@ -324,8 +197,8 @@ static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bo
   c->categories = cs->pct_categories;
   c->category_count = cs->pct_count;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
-    if (r == NULL)
+    const result_run *r = figures_group_run(&src[s], single, threads);
+    if (r == NULL || !r->measured)
       continue;
     chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), cs->pct_count);
     if (se == NULL)
@@ -335,12 +208,12 @@ static void percentile_chart(chart_set *cs, const page_source *src, size_t n, bo
   }
 }
 
-static void over_time_chart(chart_set *cs, const page_source *src, size_t n, bool single,
+static void over_time_chart(chart_set *cs, const figures_source *src, size_t n, bool single,
                             unsigned threads)
 {
   bool any = false;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
+    const result_run *r = figures_group_run(&src[s], single, threads);
     any = any || (r != NULL && r->interval_count > 0);
   }
   if (!any)
@@ -351,7 +224,7 @@ static void over_time_chart(chart_set *cs, const page_source *src, size_t n, boo
   if (c == NULL)
     return;
   for (size_t s = 0; s < n; s++) {
-    const result_run *r = page_group_run(&src[s], single, threads);
+    const result_run *r = figures_group_run(&src[s], single, threads);
     if (r == NULL || r->interval_count == 0)
       continue;
     chart_series *se = new_series(cs, c, series_name(cs, src, n, s, NULL), r->interval_count);
@@ -364,7 +237,7 @@ static void over_time_chart(chart_set *cs, const page_source *src, size_t n, boo
 }
 
 /* The charts per thread count: throughput, queries (SQL tests), p95/p99 latency. */
-static void summary_charts(chart_set *cs, const page_source *src, size_t n)
+static void summary_charts(chart_set *cs, const figures_source *src, size_t n)
 {
   static const double none[] = {0};
   static const char *const no_name[] = {NULL};
@@ -373,19 +246,19 @@ static void summary_charts(chart_set *cs, const page_source *src, size_t n)
 
   per_thread_chart(cs, src, n, "Throughput per thread count", "transactions per second",
                    value_tps, none, no_name, 1);
-  if (any_run(src, n, has_queries))
+  if (figures_any_run(src, n, figures_has_queries))
     per_thread_chart(cs, src, n, "Queries per second per thread count", "queries per second",
                      value_qps, none, no_name, 1);
   per_thread_chart(cs, src, n, "Latency per thread count", "latency (ms)", value_pct, p9599,
                    p9599_names, 2);
 }
 
-static chart_set *chart_set_new(const page_source *src, size_t n)
+static chart_set *chart_set_new(const figures_source *src, size_t n)
 {
   chart_set *cs = calloc(1, sizeof(*cs));
   if (cs == NULL)
     return NULL;
-  cs->thread_count = page_thread_counts(src, n, cs->threads, MAX_THREAD_COUNTS);
+  cs->thread_count = figures_thread_counts(src, n, cs->threads, MAX_THREAD_COUNTS);
   for (size_t t = 0; t < cs->thread_count; t++) {
     char buf[16];
     snprintf(buf, sizeof(buf), "%u", cs->threads[t]);
@@ -393,8 +266,8 @@ static chart_set *chart_set_new(const page_source *src, size_t n)
     cs->thread_categories[t] = cs->categories_text[t] ? cs->categories_text[t] : "?";
   }
   /* Percentile chart columns: the usual ones and every percentile the runs asked for. */
-  size_t np = page_percentiles(src, n, cs->pcts, RUNNER_MAX_PERCENTILES + 3);
-  add_percentile(cs->pcts, &np, RUNNER_MAX_PERCENTILES + 4, 99.9);
+  size_t np = figures_percentiles(src, n, cs->pcts, RUNNER_MAX_PERCENTILES + 3);
+  figures_add_percentile(cs->pcts, &np, RUNNER_MAX_PERCENTILES + 4, 99.9);
   cs->pct_count = np;
   for (size_t p = 0; p < np; p++) {
     char num[20];
@@ -405,7 +278,7 @@ static chart_set *chart_set_new(const page_source *src, size_t n)
   return cs;
 }
 
-int page_write_svg(const char *path, const page_source *src, size_t n)
+int page_write_svg(const char *path, const figures_source *src, size_t n)
 {
   chart_set *cs = chart_set_new(src, n);
   if (cs == NULL) {
@@ -422,41 +295,81 @@ int page_write_svg(const char *path, const page_source *src, size_t n)
 /* The page                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
-static void describe_sources(FILE *out, const page_source *src, size_t n)
+/* "0" or "0, 0, 1": the exit code of every run of a document, in its order. */
+static void exit_codes_text(const result_doc *d, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t r = 0; r < d->run_count && used < len; r++)
+    used += (size_t) snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
+                              d->runs[r].exit_code);
+}
+
+static bool any_failed(const result_doc *d)
+{
+  for (size_t r = 0; r < d->run_count; r++)
+    if (d->runs[r].exit_code != 0)
+      return true;
+  return false;
+}
+
+static void describe_sources(FILE *out, const figures_source *src, size_t n)
 {
   static const char *const header[] = {"", "file", "test", "threads", "started (UTC)", "hosts",
-                                       "server"};
+                                       "server", "exit codes"};
   html_table_begin(out);
-  html_table_row(out, header, 7, 1);
+  html_table_row(out, header, 8, 1);
   for (size_t s = 0; s < n; s++) {
     const result_doc *d = src[s].doc;
     const result_run *first = &d->runs[0];
-    char threads[256] = "", started[64] = "", hosts[256] = "";
+    char threads[256] = "", started[64] = "", hosts[256] = "", codes[256];
     size_t used = 0;
     for (size_t r = 0; r < d->run_count && used < sizeof(threads); r++)
       used += (size_t) snprintf(threads + used, sizeof(threads) - used, "%s%u", r ? "," : "",
                                 d->runs[r].threads);
-    time_t t = (time_t) (first->start_unix_ns / 1000000000u);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%S", &tm);
+    result_time_text(first->start_unix_ns, started, sizeof(started));
     used = 0;
     for (size_t c = 0; c < first->client_count && used < sizeof(hosts); c++)
       used += (size_t) snprintf(hosts + used, sizeof(hosts) - used, "%s%s", c ? ", " : "",
                                 first->clients[c].host ? first->clients[c].host : "?");
+    exit_codes_text(d, codes, sizeof(codes));
     const char *cells[] = {src[s].label, src[s].name, first->test, threads, started, hosts,
                            first->server_version ? first->server_version
-                           : first->driver ? first->driver : "-"};
-    html_table_row(out, cells, 7, 0);
+                           : first->driver ? first->driver : "-", codes};
+    html_table_row_class(out, cells, 8, 0, any_failed(d) ? "failed" : NULL);
   }
   html_table_end(out);
 }
 
-static void figures_table(FILE *out, const page_source *src, size_t n, bool single,
-                          unsigned threads)
+/* The command line of each source (its first run's: a sweep's runs share it). */
+static void command_lines(FILE *out, const figures_source *src, size_t n)
 {
-  page_metric metrics[40];
-  size_t nm = page_metrics(src, n, metrics, 40);
+  html_heading(out, 2, n > 1 ? "Command lines" : "Command line");
+  for (size_t s = 0; s < n; s++) {
+    const result_run *first = &src[s].doc->runs[0];
+    if (first->argc == 0)
+      html_paragraph(out, "(the file has no command line)");
+    else
+      html_command(out, n > 1 ? src[s].label : NULL, (const char *const *) first->argv,
+                   first->argc);
+  }
+}
+
+static void ratio_cell(char *buf, size_t len, const figure *m, const result_run *base,
+                       const result_run *r)
+{
+  if (r == NULL || base == NULL)
+    snprintf(buf, len, "-");
+  else
+    caveats_ratio_text(buf, len, figures_value(m, base), figures_value(m, r),
+                       caveats_spread(m, base), caveats_spread(m, r));
+}
+
+static void ratio_table(FILE *out, const figures_source *src, size_t n, bool single,
+                        unsigned threads)
+{
+  figure metrics[40];
+  size_t nm = figures_metrics(src, n, metrics, 40);
   const char *cells[2 + 2 * MAX_SERIES];
   char text[2 * MAX_SERIES][32];
   size_t cols = n < MAX_SERIES ? n : MAX_SERIES;
@@ -483,62 +396,119 @@ static void figures_table(FILE *out, const page_source *src, size_t n, bool sing
     html_table_row(out, cells, k, 0);
   }
 
+  const result_run *base = figures_group_run(&src[0], single, threads);
   for (size_t m = 0; m < nm; m++) {
-    const result_run *base = page_group_run(&src[0], single, threads);
-    double base_value = base ? page_metric_value(&metrics[m], base) : 0;
     k = 0;
     cells[k++] = metrics[m].name;
-    for (size_t s = 0; s < cols; s++) {
-      const result_run *r = page_group_run(&src[s], single, threads);
-      if (r == NULL)
-        snprintf(text[s], sizeof(text[s]), "-");
-      else
-        snprintf(text[s], sizeof(text[s]), "%.*f", metrics[m].decimals,
-                 page_metric_value(&metrics[m], r));
-      cells[k++] = text[s];
-    }
+    for (size_t s = 0; s < cols; s++)
+      cells[k++] = figures_text(text[s], sizeof(text[s]), &metrics[m],
+                                figures_group_run(&src[s], single, threads));
     for (size_t s = 1; s < cols; s++) {
-      const result_run *r = page_group_run(&src[s], single, threads);
-      char *t = text[cols + s];
-      if (r == NULL || base == NULL || base_value == 0)
-        snprintf(t, 32, "-");
-      else
-        snprintf(t, 32, "%.3fx", page_metric_value(&metrics[m], r) / base_value);
-      cells[k++] = t;
+      ratio_cell(text[cols + s], sizeof(text[cols + s]), &metrics[m], base,
+                 figures_group_run(&src[s], single, threads));
+      cells[k++] = text[cols + s];
     }
     html_table_row(out, cells, k, 0);
   }
   html_table_end(out);
 }
 
-/* The table of one source: a row per thread count, a column per figure. */
-static void sweep_table(FILE *out, const page_source *src)
+/* The table of one source: a row per thread count, a column per figure, its exit code; a
+   run that failed is shown in red. */
+static void sweep_table(FILE *out, const figures_source *src)
 {
-  page_metric metrics[40];
-  size_t nm = page_metrics(src, 1, metrics, 40);
-  const char *cells[41];
-  char text[41][32];
+  figure metrics[40];
+  size_t nm = figures_metrics(src, 1, metrics, 40);
+  const char *cells[42];
+  char text[42][32];
   const result_doc *d = src->doc;
 
   html_table_begin(out);
   cells[0] = "threads";
   for (size_t m = 0; m < nm; m++)
     cells[m + 1] = metrics[m].name;
-  html_table_row(out, cells, nm + 1, 1);
+  cells[nm + 1] = "exit code";
+  html_table_row(out, cells, nm + 2, 1);
   for (size_t r = 0; r < d->run_count; r++) {
-    snprintf(text[0], sizeof(text[0]), "%u", d->runs[r].threads);
+    const result_run *run = &d->runs[r];
+    snprintf(text[0], sizeof(text[0]), "%u", run->threads);
     cells[0] = text[0];
-    for (size_t m = 0; m < nm; m++) {
-      snprintf(text[m + 1], sizeof(text[m + 1]), "%.*f", metrics[m].decimals,
-               page_metric_value(&metrics[m], &d->runs[r]));
-      cells[m + 1] = text[m + 1];
-    }
-    html_table_row(out, cells, nm + 1, 0);
+    for (size_t m = 0; m < nm; m++)
+      cells[m + 1] = figures_text(text[m + 1], sizeof(text[m + 1]), &metrics[m], run);
+    snprintf(text[nm + 1], sizeof(text[nm + 1]), "%d", run->exit_code);
+    cells[nm + 1] = text[nm + 1];
+    html_table_row_class(out, cells, nm + 2, 0, run->exit_code != 0 ? "failed" : NULL);
   }
   html_table_end(out);
 }
 
-int page_write_html(const char *path, const char *title, const page_source *src, size_t n)
+/* The options a run's file knows: every effective value (version 2), else the typed ones. */
+static const result_option *known_options(const result_run *r, size_t *count)
+{
+  *count = r->effective_count ? r->effective_count : r->option_count;
+  return r->effective_count ? r->effective : r->options;
+}
+
+/* Every option of one source, given or default; of several, those given to any or differing
+   between them. */
+static void options_table(FILE *out, const figures_source *src, size_t n)
+{
+  const char *cells[2 + MAX_SERIES];
+  size_t cols = n < MAX_SERIES ? n : MAX_SERIES;
+  bool header_done = false;
+
+  html_heading(out, 2, "Options");
+  for (size_t s = 0; s < cols; s++) {
+    size_t count, other_count;
+    const result_option *list = known_options(&src[s].doc->runs[0], &count);
+    for (size_t i = 0; i < count; i++) {
+      const char *name = list[i].name;
+      bool seen = false, given = false, differs = false;
+      for (size_t t = 0; t < s && !seen; t++) {   /* listed with an earlier source */
+        const result_option *other = known_options(&src[t].doc->runs[0], &other_count);
+        result_option_value(other, other_count, name, &seen);
+      }
+      if (seen)
+        continue;
+      char values[MAX_SERIES][160];
+      for (size_t t = 0; t < cols; t++) {
+        const result_run *e = &src[t].doc->runs[0];
+        const result_option *other = known_options(e, &other_count);
+        bool found, typed;
+        const char *v = result_option_value(other, other_count, name, &found);
+        result_option_value(e->options, e->option_count, name, &typed);
+        given = given || typed;
+        snprintf(values[t], sizeof(values[t]), "%s", !found ? "-" : v ? v : "(none)");
+        differs = differs || strcmp(values[t], values[0]) != 0;
+        cells[1 + t] = values[t];
+      }
+      if (n > 1 && !given && !differs)
+        continue;
+      if (!header_done) {
+        const char *head[2 + MAX_SERIES];
+        head[0] = "option";
+        for (size_t t = 0; t < cols; t++)
+          head[1 + t] = n > 1 ? src[t].label : "value";
+        head[1 + cols] = "given";
+        html_table_begin(out);
+        html_table_row(out, head, cols + 2, 1);
+        header_done = true;
+      }
+      cells[0] = name;
+      cells[1 + cols] = given ? "yes" : "";
+      html_table_row(out, cells, cols + 2, 0);
+    }
+  }
+  if (header_done)
+    html_table_end(out);
+  html_paragraph(out, n > 1 ? "Options given to any of the runs or differing between them, "
+                 "as each first run used them; '-': not an option of that run, '(none)': no "
+                 "value. Passwords are masked."
+                 : "Every option as the first run used it; 'given': typed on the command line "
+                 "or in a config file, else the default. Passwords are masked.");
+}
+
+int page_write_html(const char *path, const char *title, const figures_source *src, size_t n)
 {
   FILE *out = fopen(path, "w");
   if (out == NULL)
@@ -553,13 +523,18 @@ int page_write_html(const char *path, const char *title, const page_source *src,
   html_begin(out, title);
   html_heading(out, 1, title);
   describe_sources(out, src, n);
+  size_t nw;
+  char **warnings = caveats_warnings(src, n, &nw);
+  html_warnings(out, (const char *const *) warnings, nw);
+  caveats_free(warnings, nw);
+  command_lines(out, src, n);
   if (n == 1) {
     html_heading(out, 2, "Per thread count");
     sweep_table(out, &src[0]);
   }
   unsigned groups[MAX_THREAD_COUNTS];
   bool single;
-  size_t ng = page_groups(src, n, groups, MAX_THREAD_COUNTS, &single);
+  size_t ng = figures_groups(src, n, groups, MAX_THREAD_COUNTS, &single);
   for (size_t g = 0; n > 1 && g < ng; g++) {
     char heading[64];
     if (single)
@@ -567,12 +542,16 @@ int page_write_html(const char *path, const char *title, const page_source *src,
     else
       snprintf(heading, sizeof(heading), "%u thread%s", groups[g], groups[g] == 1 ? "" : "s");
     html_heading(out, 2, heading);
-    figures_table(out, src, n, single, groups[g]);
+    ratio_table(out, src, n, single, groups[g]);
   }
-  html_paragraph(out, n > 1 ? "Ratios are to the first file (A). Figures cover each run's "
-                 "final report: the whole measurement, or the time since its last checkpoint."
+  html_paragraph(out, n > 1 ? "Ratios are to the first file (A), each with its noise band "
+                 "(\xc2\xb1): how much the two runs' figures moved from interval to interval "
+                 "(see docs/results.md, Noise; \xc2\xb1?: fewer than 3 intervals). Figures "
+                 "cover each run's final report: the whole measurement, or the time since its "
+                 "last checkpoint; '-': no figures (a run that failed before its measurement)."
                  : "Figures cover each run's final report: the whole measurement, or the time "
-                 "since its last checkpoint. Latencies are in milliseconds.");
+                 "since its last checkpoint. Latencies are in milliseconds; '-': no figures (a "
+                 "run that failed before its measurement).");
 
   html_heading(out, 2, "Charts");
   summary_charts(cs, src, n);
@@ -582,6 +561,7 @@ int page_write_html(const char *path, const char *title, const page_source *src,
     over_time_chart(cs, src, n, single, groups[g]);
   for (size_t i = 0; i < cs->chart_count; i++)
     html_chart(out, &cs->charts[i]);
+  options_table(out, src, n);
   html_end(out);
   chart_set_free(cs);
   return fclose(out) == 0 ? 0 : -1;

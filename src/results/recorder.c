@@ -2,8 +2,10 @@
  * recorder.c: turns the runner's reports into a result_run. Intervals come from the reporter
  * thread, the measurement start, checkpoints and the final report from the reporter or the
  * main thread, never at once (the runner stops the reporter before its final report), so the
- * run being built needs no lock.
+ * run being built needs no lock. The FATAL and ALERT lines any thread prints are kept with the
+ * run (the errors of a run that fails, even before its measurement begins).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,10 +21,56 @@
 static result_run run;
 static bool measuring;
 static bool out_of_memory;
+/* fileio's latency by operation, told before the cumulative report it belongs to. */
+static result_period pending_operations;
+
+/* The FATAL and ALERT lines printed since the last run ended, from any thread (the logger
+   calls under its lock, but the main thread takes them under this one). */
+#define RECORDED_ERRORS_MAX 32
+static pthread_mutex_t errors_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char **errors;
+static size_t error_count;
+
+static void observe_error(const char *line)
+{
+  size_t len = strlen(line);
+  while (len > 0 && line[len - 1] == '\n')
+    len--;
+  char *text = strndup(line, len);
+  if (text == NULL)
+    return;
+  pthread_mutex_lock(&errors_mutex);
+  /* A line every thread prints alike ("Thread initialization failed!") is kept once. */
+  bool repeated = error_count > 0 && strcmp(errors[error_count - 1], text) == 0;
+  /* Out of memory, the line is only lost from the file: it was printed. */
+  if (!repeated && error_count < RECORDED_ERRORS_MAX)
+    (void) result_strings_push(&errors, &error_count, text);
+  pthread_mutex_unlock(&errors_mutex);
+  free(text);
+}
+
+void recorder_watch_errors(void)
+{
+  log_observe_errors(observe_error);
+}
+
+static void take_errors(result_run *r)
+{
+  pthread_mutex_lock(&errors_mutex);
+  r->errors = errors;
+  r->error_count = error_count;
+  errors = NULL;
+  error_count = 0;
+  pthread_mutex_unlock(&errors_mutex);
+}
 
 void recorder_begin(const char *test_name, const run_config *cfg)
 {
+  char run_id[ENVIRONMENT_RUN_ID_SIZE];
+
   result_run_free(&run);
+  result_period_free(&pending_operations);
+  recorder_watch_errors();
   measuring = false;
   out_of_memory = false;
   run.test = result_strdup(test_name);
@@ -38,13 +86,36 @@ void recorder_begin(const char *test_name, const run_config *cfg)
   run.clients = calloc(1, sizeof(result_client));
   if (run.clients == NULL || run.test == NULL ||
       environment_command_line(&run.argv, &run.argc) != 0 ||
-      environment_given_options(cfg, &run.options, &run.option_count) != 0) {
+      environment_given_options(cfg, &run.options, &run.option_count) != 0 ||
+      environment_effective_options(cfg, &run.effective, &run.effective_count) != 0) {
     out_of_memory = true;
     return;
   }
   run.client_count = 1;
   environment_describe_client(&run.clients[0]);
   run.clients[0].threads = cfg->threads;
+  environment_new_run_id(run_id);
+  run.clients[0].run_id = result_strdup(run_id);
+  run.clients[0].pid = (uint64_t) getpid();
+  /* Until the measurement starts: when the run was begun (a run that fails before keeps it). */
+  run.start_unix_ns = run.clients[0].start_unix_ns = clock_wall_ns();
+}
+
+void recorder_operation_latency(const char *name, uint64_t count, uint64_t sum_ns,
+                                uint64_t min_ns, uint64_t max_ns,
+                                const latency_histogram *histogram)
+{
+  if (out_of_memory)
+    return;
+  result_operation *o = result_operation_get(&pending_operations, name);
+  if (o == NULL || result_buckets_from_histogram(&o->histogram, histogram) != 0) {
+    out_of_memory = true;
+    return;
+  }
+  o->count = count;
+  o->latency_sum_ns = sum_ns;
+  o->latency_min_ns = count ? min_ns : 0;
+  o->latency_max_ns = count ? max_ns : 0;
 }
 
 void recorder_measurement_started(void)
@@ -131,6 +202,10 @@ void recorder_cumulative(const sb_stat_t *stat, const stats_snapshot *from,
     p->thread_events[i] = to->thread_events[i] - from->thread_events[i];
     p->thread_time_ns[i] = to->thread_latency_ns[i] - from->thread_latency_ns[i];
   }
+  p->operations = pending_operations.operations;
+  p->operation_count = pending_operations.operation_count;
+  pending_operations.operations = NULL;
+  pending_operations.operation_count = 0;
   if (!checkpoint && stat->outage != NULL) {
     run.has_outage = true;
     run.outage = *stat->outage;
@@ -145,13 +220,21 @@ result_run *recorder_finish(int exit_code)
     result_run_free(&run);
     return NULL;
   }
-  if (!measuring || run.test == NULL)
+  if (run.test == NULL)
     return NULL;
+  run.measured = measuring;
   measuring = false;
+  if (!run.measured) {
+    /* Failed before the measurement: no figures, an empty final period. */
+    result_period_free(&run.final);
+    run.final.has_extremes = true;
+  }
   if (environment_driver() != NULL) {
     run.driver = result_strdup(environment_driver());
     run.server_version = result_strdup(environment_server_version());
   }
+  environment_take_driver_statistics(&run);
+  take_errors(&run);
   run.exit_code = exit_code;
   result_run *out = malloc(sizeof(*out));
   if (out == NULL) {
@@ -161,6 +244,13 @@ result_run *recorder_finish(int exit_code)
   *out = run;
   memset(&run, 0, sizeof(run));
   return out;
+}
+
+result_run *recorder_not_started(const char *test_name, int exit_code)
+{
+  if (run.test == NULL)
+    recorder_begin(test_name, run_config_of_options());
+  return recorder_finish(exit_code);
 }
 
 void results_forced_exit(int code)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "results/result.h"
 
@@ -16,12 +17,26 @@ char *result_strdup(const char *s)
 
 void result_period_free(result_period *p)
 {
+  for (size_t i = 0; i < p->operation_count; i++) {
+    free(p->operations[i].histogram.index);
+    free(p->operations[i].histogram.count);
+  }
+  free(p->operations);
   free(p->error_codes);
   free(p->histogram.index);
   free(p->histogram.count);
   free(p->thread_events);
   free(p->thread_time_ns);
   memset(p, 0, sizeof(*p));
+}
+
+static void free_options(result_option *items, size_t count)
+{
+  for (size_t i = 0; i < count; i++) {
+    free(items[i].name);
+    free(items[i].value);
+  }
+  free(items);
 }
 
 void result_run_free(result_run *r)
@@ -33,15 +48,20 @@ void result_run_free(result_run *r)
   for (size_t i = 0; i < r->argc; i++)
     free(r->argv[i]);
   free(r->argv);
-  for (size_t i = 0; i < r->option_count; i++) {
-    free(r->options[i].name);
-    free(r->options[i].value);
-  }
-  free(r->options);
+  free_options(r->options, r->option_count);
+  free_options(r->effective, r->effective_count);
+  for (size_t i = 0; i < r->driver_stat_count; i++)
+    free(r->driver_stats[i].name);
+  free(r->driver_stats);
+  free(r->driver_stats_text);
+  for (size_t i = 0; i < r->error_count; i++)
+    free(r->errors[i]);
+  free(r->errors);
   for (size_t i = 0; i < r->client_count; i++) {
     free(r->clients[i].host);
     free(r->clients[i].os);
     free(r->clients[i].source);
+    free(r->clients[i].run_id);
   }
   free(r->clients);
   for (size_t i = 0; i < r->interval_count; i++)
@@ -205,4 +225,94 @@ int result_add_error_code(result_period *p, const char *code, uint64_t count)
   snprintf(grown[p->error_code_count].code, sizeof(grown[0].code), "%s", code);
   grown[p->error_code_count++].count = count;
   return 0;
+}
+
+result_operation *result_operation_get(result_period *p, const char *name)
+{
+  for (size_t i = 0; i < p->operation_count; i++)
+    if (strcmp(p->operations[i].name, name) == 0)
+      return &p->operations[i];
+  result_operation *grown = realloc(p->operations, (p->operation_count + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return NULL;
+  p->operations = grown;
+  result_operation *o = &grown[p->operation_count++];
+  memset(o, 0, sizeof(*o));
+  snprintf(o->name, sizeof(o->name), "%s", name);
+  return o;
+}
+
+int result_operation_add(result_operation *a, const result_operation *b)
+{
+  if (b->count > 0) {
+    if (a->count == 0 || b->latency_min_ns < a->latency_min_ns)
+      a->latency_min_ns = b->latency_min_ns;
+    if (a->count == 0 || b->latency_max_ns > a->latency_max_ns)
+      a->latency_max_ns = b->latency_max_ns;
+  }
+  a->count += b->count;
+  a->latency_sum_ns += b->latency_sum_ns;
+  return result_buckets_add(&a->histogram, &b->histogram);
+}
+
+uint64_t result_operation_percentile_ns(const result_operation *o, double pct)
+{
+  result_period p = { .histogram = o->histogram, .has_extremes = o->count > 0,
+                      .latency_min_ns = o->latency_min_ns, .latency_max_ns = o->latency_max_ns };
+  return result_percentile_ns(&p, pct);
+}
+
+int result_strings_push(char ***items, size_t *count, const char *text)
+{
+  char **grown = realloc(*items, (*count + 1) * sizeof(char *));
+  if (grown == NULL)
+    return -1;
+  *items = grown;
+  if ((grown[*count] = strdup(text)) == NULL)
+    return -1;
+  (*count)++;
+  return 0;
+}
+
+int result_counter_set(result_counter **items, size_t *count, const char *name, uint64_t value)
+{
+  for (size_t i = 0; i < *count; i++) {
+    if (strcmp((*items)[i].name, name) == 0) {
+      (*items)[i].value = value;
+      return 0;
+    }
+  }
+  result_counter *grown = realloc(*items, (*count + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return -1;
+  *items = grown;
+  if ((grown[*count].name = strdup(name)) == NULL)
+    return -1;
+  grown[(*count)++].value = value;
+  return 0;
+}
+
+const char *result_option_value(const result_option *items, size_t count, const char *name,
+                                bool *found)
+{
+  for (size_t i = 0; i < count; i++) {
+    if (strcmp(items[i].name, name) == 0) {
+      if (found != NULL)
+        *found = true;
+      return items[i].value;
+    }
+  }
+  if (found != NULL)
+    *found = false;
+  return NULL;
+}
+
+char *result_time_text(uint64_t unix_ns, char *buf, size_t len)
+{
+  time_t t = (time_t) (unix_ns / 1000000000u);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  if (strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0 && len > 0)
+    buf[0] = '\0';
+  return buf;
 }

@@ -16,7 +16,10 @@
 #include "stats.h"
 
 #define RESULT_FORMAT_NAME "sysbench-result"
-#define RESULT_FORMAT_VERSION 1
+/* Version 2 added: per-client run ids, `measured` and `errors` of a run, every option's
+   effective value, driver statistics, latency by operation. Version 1 files still read. */
+#define RESULT_FORMAT_VERSION 2
+#define RESULT_FORMAT_OLDEST_READ 1
 
 /* The non-empty buckets of a latency histogram (histogram.h's layout), ascending. */
 typedef struct result_buckets {
@@ -29,6 +32,13 @@ typedef struct result_error_count {
   char code[16];               /* "1213", "40P01", "other" */
   uint64_t count;
 } result_error_count;
+
+/* The latency of one kind of operation inside the events (fileio: read, write, fsync). */
+typedef struct result_operation {
+  char name[16];
+  uint64_t count, latency_sum_ns, latency_min_ns, latency_max_ns;
+  result_buckets histogram;
+} result_operation;
 
 /* What happened in one period: an interval, the time up to a checkpoint, or the final report
    (the time since the last checkpoint, as 1.0's final report). */
@@ -49,6 +59,8 @@ typedef struct result_period {
   size_t thread_count;         /* per worker thread (final and checkpoints): fairness */
   uint64_t *thread_events;
   uint64_t *thread_time_ns;
+  size_t operation_count;      /* latency by operation (final and checkpoints of fileio) */
+  result_operation *operations;
 } result_period;
 
 /* One client machine's part of a run (a merged run has several). */
@@ -59,12 +71,21 @@ typedef struct result_client {
   unsigned threads;
   uint64_t start_unix_ns;      /* wall clock at the start of the measurement (after warm-up) */
   char *source;                /* the file it was merged from; NULL for a fresh run */
+  char *run_id;                /* random, one per run of a process: tells runs apart (merge
+                                  refuses one run twice); NULL in version 1 files */
+  uint64_t pid;                /* the process that ran it (0: unknown) */
 } result_client;
 
 typedef struct result_option {
   char *name;
-  char *value;
+  char *value;                 /* NULL: the option has no value */
 } result_option;
+
+/* A count a driver reports about its engine (--rocksdb-stats: block cache hits ...). */
+typedef struct result_counter {
+  char *name;
+  uint64_t value;
+} result_counter;
 
 typedef struct result_run {
   char *test;                  /* "oltp_read_write", "cpu" */
@@ -80,6 +101,12 @@ typedef struct result_run {
   char **argv;                 /* the command line, passwords masked */
   size_t option_count;
   result_option *options;      /* options the user gave, passwords masked */
+  size_t effective_count;
+  result_option *effective;    /* every option's value as the run used it, passwords masked;
+                                  none in version 1 files */
+  size_t driver_stat_count;
+  result_counter *driver_stats;  /* what the driver reported about its engine */
+  char *driver_stats_text;     /* ... and its own text of it, when it has one */
   size_t client_count;
   result_client *clients;
   uint64_t start_unix_ns;      /* the earliest client's start */
@@ -89,6 +116,9 @@ typedef struct result_run {
   result_period *checkpoints;
   result_period final;
   int exit_code;
+  bool measured;               /* the measurement began; false: the run failed before */
+  size_t error_count;
+  char **errors;               /* the FATAL and ALERT lines the run printed, masked */
   bool has_outage;             /* the server was unreachable for a while (not read back) */
   outage_summary outage;
 } result_run;
@@ -125,5 +155,23 @@ double result_latency_avg_ns(const result_period *p);
 
 /* Add `count` of error code `code` to a period. -1 when out of memory. */
 int result_add_error_code(result_period *p, const char *code, uint64_t count);
+
+/* The operation `name` of a period, added (zeroed) when it has none yet; NULL when out of
+   memory. */
+result_operation *result_operation_get(result_period *p, const char *name);
+/* a += b for one kind of operation (counts, sum, extremes, histogram). -1 when out of memory. */
+int result_operation_add(result_operation *a, const result_operation *b);
+/* Latency at percentile pct of an operation (ns), clamped to its extremes. */
+uint64_t result_operation_percentile_ns(const result_operation *o, double pct);
+
+/* Append a copy of a string to an array of strings. -1 when out of memory. */
+int result_strings_push(char ***items, size_t *count, const char *text);
+/* Set counter `name` (added when new). -1 when out of memory. */
+int result_counter_set(result_counter **items, size_t *count, const char *name, uint64_t value);
+/* A wall-clock time as "2025-03-01 10:00:00" (UTC), in buf. */
+char *result_time_text(uint64_t unix_ns, char *buf, size_t len);
+/* The value of option `name` in a list (NULL when absent or without a value). */
+const char *result_option_value(const result_option *items, size_t count, const char *name,
+                                bool *found);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "results/json.h"
 #include "results/result_io.h"
+#include "secrets.h"
 
 #define MAX_FILE_BYTES (1024L * 1024 * 1024)
 
@@ -154,6 +155,37 @@ static int read_histogram(reader *rd, const json_value *period, result_buckets *
   return 0;
 }
 
+/* fileio's latency by operation: {"read": {count, latency_sum_ns, min, max, histogram}}. */
+static int read_operations(reader *rd, const json_value *period, result_period *p)
+{
+  int rc;
+  const json_value *ops = opt_container(rd, period, "operations", JSON_OBJECT, &rc);
+  if (rc != 0 || ops == NULL)
+    return rc;
+  for (size_t i = 0; i < ops->count; i++) {
+    const json_value *v = ops->items[i];
+    size_t old = enter(rd, "operations", -1);
+    size_t old2 = enter(rd, ops->keys[i], -1);
+    result_operation *o = strlen(ops->keys[i]) < sizeof(o->name) ?
+                          result_operation_get(p, ops->keys[i]) : NULL;
+    if (o == NULL)
+      rc = bad(rd, NULL, "expected a short operation name");
+    else if (v->type != JSON_OBJECT)
+      rc = bad(rd, NULL, "expected an object, found %s", json_type_name(v->type));
+    else if (need_u64(rd, v, "count", &o->count) ||
+             need_u64(rd, v, "latency_sum_ns", &o->latency_sum_ns) ||
+             need_u64(rd, v, "latency_min_ns", &o->latency_min_ns) ||
+             need_u64(rd, v, "latency_max_ns", &o->latency_max_ns) ||
+             read_histogram(rd, v, &o->histogram))
+      rc = -1;
+    leave(rd, old2);
+    leave(rd, old);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
 /* exact: the histogram must hold exactly the period's events. True for the final report of a
    run that ended normally (taken after the workers stopped); intervals and checkpoints are
    taken while workers record, so there an event may be in the count and not yet in the
@@ -235,7 +267,7 @@ static int read_period(reader *rd, const json_value *v, result_period *p, bool i
       return -1;
   }
 
-  if (read_histogram(rd, v, &p->histogram) != 0)
+  if (read_operations(rd, v, p) != 0 || read_histogram(rd, v, &p->histogram) != 0)
     return -1;
   uint64_t total = result_buckets_total(&p->histogram);
   if (exact && total != p->events)
@@ -286,12 +318,38 @@ static int read_clients(reader *rd, const json_value *run, result_run *r)
       rc = read_string(rd, c, "host", &out->host) || read_string(rd, c, "os", &out->os) ||
            opt_u64(rd, c, "cpus", &cpus) || need_u64(rd, c, "threads", &threads) ||
            need_u64(rd, c, "start_unix_ns", &out->start_unix_ns) ||
-           read_string(rd, c, "source", &out->source);
+           read_string(rd, c, "source", &out->source) ||
+           read_string(rd, c, "run_id", &out->run_id) || opt_u64(rd, c, "pid", &out->pid);
     leave(rd, old);
     if (rc != 0)
       return -1;
     out->cpus = (unsigned) cpus;
     out->threads = (unsigned) threads;
+  }
+  return 0;
+}
+
+/* An object of options: strings (null: an option without a value), masked again on reading,
+   as a file written before connection strings were masked may hold a password. */
+static int read_options(reader *rd, const json_value *run, const char *field,
+                        result_option **items, size_t *count)
+{
+  int rc;
+  const json_value *opts = opt_container(rd, run, field, JSON_OBJECT, &rc);
+  if (rc != 0 || opts == NULL)
+    return rc;
+  *items = calloc(opts->count ? opts->count : 1, sizeof(result_option));
+  if (*items == NULL)
+    return bad(rd, field, "out of memory");
+  for (size_t i = 0; i < opts->count; i++, (*count)++) {
+    const json_value *v = opts->items[i];
+    if (v->type != JSON_STRING && v->type != JSON_NULL)
+      return bad(rd, field, "%s: expected a string", opts->keys[i]);
+    (*items)[i].name = strdup(opts->keys[i]);
+    (*items)[i].value = v->type == JSON_STRING ? secrets_option_value_dup(opts->keys[i], v->text)
+                                               : NULL;
+    if ((*items)[i].name == NULL || (v->type == JSON_STRING && (*items)[i].value == NULL))
+      return bad(rd, field, "out of memory");
   }
   return 0;
 }
@@ -309,24 +367,54 @@ static int read_strings(reader *rd, const json_value *run, result_run *r)
     for (size_t i = 0; i < argv->count; i++, r->argc++) {
       if (argv->items[i]->type != JSON_STRING)
         return bad(rd, "command_line", "item %zu: expected a string", i);
-      r->argv[i] = strdup(argv->items[i]->text);
+      /* Masked again: a file written before connection strings were masked may hold one. */
+      r->argv[i] = secrets_argument_dup(argv->items[i]->text);
     }
   }
-  const json_value *opts = opt_container(rd, run, "options", JSON_OBJECT, &rc);
-  if (rc != 0)
+  return read_options(rd, run, "options", &r->options, &r->option_count) ||
+         read_options(rd, run, "effective_options", &r->effective, &r->effective_count) ? -1
+         : 0;
+}
+
+/* The FATAL and ALERT lines of the run (version 2), masked again as the command line is. */
+static int read_errors(reader *rd, const json_value *run, result_run *r)
+{
+  int rc;
+  const json_value *arr = opt_container(rd, run, "errors", JSON_ARRAY, &rc);
+  if (rc != 0 || arr == NULL)
     return rc;
-  if (opts != NULL) {
-    r->options = calloc(opts->count ? opts->count : 1, sizeof(result_option));
-    if (r->options == NULL)
-      return bad(rd, "options", "out of memory");
-    for (size_t i = 0; i < opts->count; i++, r->option_count++) {
-      if (opts->items[i]->type != JSON_STRING)
-        return bad(rd, "options", "%s: expected a string", opts->keys[i]);
-      r->options[i].name = strdup(opts->keys[i]);
-      r->options[i].value = strdup(opts->items[i]->text);
-    }
+  for (size_t i = 0; i < arr->count; i++) {
+    if (arr->items[i]->type != JSON_STRING)
+      return bad(rd, "errors", "item %zu: expected a string", i);
+    char *masked = secrets_mask_dup(arr->items[i]->text);
+    rc = masked == NULL ? -1 : result_strings_push(&r->errors, &r->error_count, masked);
+    free(masked);
+    if (rc != 0)
+      return bad(rd, "errors", "out of memory");
   }
   return 0;
+}
+
+static int read_driver_statistics(reader *rd, const json_value *run, result_run *r)
+{
+  int rc;
+  const json_value *ds = opt_container(rd, run, "driver_statistics", JSON_OBJECT, &rc);
+  if (rc != 0 || ds == NULL)
+    return rc;
+  size_t old = enter(rd, "driver_statistics", -1);
+  const json_value *counters = opt_container(rd, ds, "counters", JSON_OBJECT, &rc);
+  for (size_t i = 0; rc == 0 && counters != NULL && i < counters->count; i++) {
+    uint64_t value;
+    if (!json_u64(counters->items[i], &value))
+      rc = bad(rd, "counters", "%s: expected a non-negative integer", counters->keys[i]);
+    else if (result_counter_set(&r->driver_stats, &r->driver_stat_count, counters->keys[i],
+                                value) != 0)
+      rc = bad(rd, "counters", "out of memory");
+  }
+  if (rc == 0)
+    rc = read_string(rd, ds, "text", &r->driver_stats_text);
+  leave(rd, old);
+  return rc;
 }
 
 static int read_run(reader *rd, const json_value *v, result_run *r)
@@ -355,6 +443,13 @@ static int read_run(reader *rd, const json_value *v, result_run *r)
   if (exit_code != NULL && !json_double(exit_code, &code))
     return bad(rd, "exit_code", "expected a number");
   r->exit_code = (int) code;
+  const json_value *measured = json_get(v, "measured");
+  r->measured = true;
+  if (measured != NULL && measured->type != JSON_BOOL)
+    return bad(rd, "measured", "expected true or false, found %s",
+               json_type_name(measured->type));
+  if (measured != NULL)
+    r->measured = measured->boolean;
 
   const json_value *limits = opt_container(rd, v, "limits", JSON_OBJECT, &rc);
   if (rc != 0)
@@ -379,7 +474,8 @@ static int read_run(reader *rd, const json_value *v, result_run *r)
       return bad(rd, "percentiles", "item %zu: expected a number above 0, up to 100", i);
     r->percentile_count = i + 1;
   }
-  if (read_strings(rd, v, r) || read_clients(rd, v, r))
+  if (read_strings(rd, v, r) || read_errors(rd, v, r) || read_driver_statistics(rd, v, r) ||
+      read_clients(rd, v, r))
     return -1;
 
   const json_value *final = json_get(v, "final");
@@ -444,9 +540,9 @@ int result_read_text(const char *text, size_t len, result_doc *out, char *err, s
   }
   if (need_u64(&rd, doc, "version", &version) != 0)
     goto done;
-  if (version != RESULT_FORMAT_VERSION) {
-    snprintf(err, errlen, "result format version %llu; this sysbench reads version %d",
-             (unsigned long long) version, RESULT_FORMAT_VERSION);
+  if (version < RESULT_FORMAT_OLDEST_READ || version > RESULT_FORMAT_VERSION) {
+    snprintf(err, errlen, "result format version %llu; this sysbench reads versions %d to %d",
+             (unsigned long long) version, RESULT_FORMAT_OLDEST_READ, RESULT_FORMAT_VERSION);
     goto done;
   }
   if (check_layout(&rd, doc) != 0)

@@ -9,6 +9,7 @@
 
 #include "results/json.h"
 #include "results/result_io.h"
+#include "secrets.h"
 
 static void put_time(json_writer *w, const char *key, uint64_t unix_ns)
 {
@@ -19,6 +20,18 @@ static void put_time(json_writer *w, const char *key, uint64_t unix_ns)
   size_t n = strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &tm);
   snprintf(text + n, sizeof(text) - n, ".%03uZ", (unsigned) (unix_ns / 1000000u % 1000u));
   json_put_string(w, key, text);
+}
+
+static void write_buckets(json_writer *w, const result_buckets *b)
+{
+  json_begin_array(w, "histogram", true);
+  for (size_t i = 0; i < b->n; i++) {
+    json_begin_array(w, NULL, true);
+    json_put_u64(w, NULL, b->index[i]);
+    json_put_u64(w, NULL, b->count[i]);
+    json_end(w);
+  }
+  json_end(w);
 }
 
 static void write_period(json_writer *w, const char *key, const result_period *p,
@@ -68,21 +81,61 @@ static void write_period(json_writer *w, const char *key, const result_period *p
       json_put_u64(w, NULL, p->thread_time_ns[i]);
     json_end(w);
   }
-  json_begin_array(w, "histogram", true);
-  for (size_t i = 0; i < p->histogram.n; i++) {
-    json_begin_array(w, NULL, true);
-    json_put_u64(w, NULL, p->histogram.index[i]);
-    json_put_u64(w, NULL, p->histogram.count[i]);
+  if (p->operation_count > 0) {
+    json_begin_object(w, "operations");
+    for (size_t i = 0; i < p->operation_count; i++) {
+      const result_operation *o = &p->operations[i];
+      json_begin_object(w, o->name);
+      json_put_u64(w, "count", o->count);
+      json_put_u64(w, "latency_sum_ns", o->latency_sum_ns);
+      json_put_u64(w, "latency_min_ns", o->latency_min_ns);
+      json_put_u64(w, "latency_max_ns", o->latency_max_ns);
+      write_buckets(w, &o->histogram);
+      json_end(w);
+    }
     json_end(w);
   }
+  write_buckets(w, &p->histogram);
   json_end(w);
+}
+
+static void write_percentiles(json_writer *w, const result_run *r, const result_period *p,
+                              const result_operation *o)
+{
+  char key[40];
+  for (size_t i = 0; i < r->percentile_count; i++) {
+    snprintf(key, sizeof(key), "p%.10g", r->percentiles[i]);
+    uint64_t ns = o != NULL ? result_operation_percentile_ns(o, r->percentiles[i])
+                            : result_percentile_ns(p, r->percentiles[i]);
+    json_put_rounded(w, key, (double) ns / 1e6, 6);
+  }
+}
+
+static void write_operations_summary(json_writer *w, const result_run *r)
+{
+  const result_period *f = &r->final;
+  if (f->operation_count == 0)
+    return;
+  json_begin_object(w, "operations");
+  for (size_t i = 0; i < f->operation_count; i++) {
+    const result_operation *o = &f->operations[i];
+    json_begin_object(w, o->name);
+    json_put_u64(w, "count", o->count);
+    json_begin_object(w, "latency_ms");
+    json_put_rounded(w, "min", (double) o->latency_min_ns / 1e6, 6);
+    json_put_rounded(w, "avg", o->count ? (double) o->latency_sum_ns / (double) o->count / 1e6
+                               : 0, 6);
+    json_put_rounded(w, "max", (double) o->latency_max_ns / 1e6, 6);
+    write_percentiles(w, r, NULL, o);
+    json_end(w);
+    json_end(w);
+  }
   json_end(w);
 }
 
 static void write_summary(json_writer *w, const result_run *r)
 {
   const result_period *f = &r->final;
-  char key[40];
 
   json_begin_object(w, "summary");
   json_put_rounded(w, "tps", result_rate(f->events, f->duration), 6);
@@ -95,11 +148,18 @@ static void write_summary(json_writer *w, const result_run *r)
   json_put_rounded(w, "min", (double) f->latency_min_ns / 1e6, 6);
   json_put_rounded(w, "avg", result_latency_avg_ns(f) / 1e6, 6);
   json_put_rounded(w, "max", (double) f->latency_max_ns / 1e6, 6);
-  for (size_t i = 0; i < r->percentile_count; i++) {
-    snprintf(key, sizeof(key), "p%.10g", r->percentiles[i]);
-    json_put_rounded(w, key, (double) result_percentile_ns(f, r->percentiles[i]) / 1e6, 6);
-  }
+  write_percentiles(w, r, f, NULL);
   json_end(w);
+  write_operations_summary(w, r);
+  json_end(w);
+}
+
+static void write_options(json_writer *w, const char *key, const result_option *items,
+                          size_t count)
+{
+  json_begin_object(w, key);
+  for (size_t i = 0; i < count; i++)
+    json_put_string(w, items[i].name, items[i].value);
   json_end(w);
 }
 
@@ -120,7 +180,9 @@ static void write_outage(json_writer *w, const outage_summary *o)
   json_put_u64(w, "threads_reconnected", o->ended_threads);
   json_put_u64(w, "threads_unreachable_at_end", o->ongoing_threads);
   json_put_bool(w, "run_failed", o->run_failed);
-  json_put_string(w, "last_error", o->last_error);
+  /* A library's reason may quote a connection string: masked as every printed line is. */
+  char masked[sizeof(o->last_error) * 2];
+  json_put_string(w, "last_error", secrets_mask(o->last_error, masked, sizeof(masked)));
   json_end(w);
 }
 
@@ -135,6 +197,11 @@ static void write_run(json_writer *w, const result_run *r)
   put_time(w, "start_time", r->start_unix_ns);
   json_put_u64(w, "start_unix_ns", r->start_unix_ns);
   json_put_i64(w, "exit_code", r->exit_code);
+  json_put_bool(w, "measured", r->measured);
+  json_begin_array(w, "errors", false);
+  for (size_t i = 0; i < r->error_count; i++)
+    json_put_string(w, NULL, r->errors[i]);
+  json_end(w);
   write_summary(w, r);
   if (r->has_outage)
     write_outage(w, &r->outage);
@@ -154,10 +221,18 @@ static void write_run(json_writer *w, const result_run *r)
   for (size_t i = 0; i < r->argc; i++)
     json_put_string(w, NULL, r->argv[i]);
   json_end(w);
-  json_begin_object(w, "options");
-  for (size_t i = 0; i < r->option_count; i++)
-    json_put_string(w, r->options[i].name, r->options[i].value);
-  json_end(w);
+  write_options(w, "options", r->options, r->option_count);
+  write_options(w, "effective_options", r->effective, r->effective_count);
+  if (r->driver_stat_count > 0 || r->driver_stats_text != NULL) {
+    json_begin_object(w, "driver_statistics");
+    json_begin_object(w, "counters");
+    for (size_t i = 0; i < r->driver_stat_count; i++)
+      json_put_u64(w, r->driver_stats[i].name, r->driver_stats[i].value);
+    json_end(w);
+    if (r->driver_stats_text != NULL)
+      json_put_string(w, "text", r->driver_stats_text);
+    json_end(w);
+  }
 
   json_begin_array(w, "clients", false);
   for (size_t i = 0; i < r->client_count; i++) {
@@ -169,6 +244,10 @@ static void write_run(json_writer *w, const result_run *r)
     json_put_u64(w, "threads", c->threads);
     put_time(w, "start_time", c->start_unix_ns);
     json_put_u64(w, "start_unix_ns", c->start_unix_ns);
+    if (c->run_id != NULL)
+      json_put_string(w, "run_id", c->run_id);
+    if (c->pid != 0)
+      json_put_u64(w, "pid", c->pid);
     if (c->source != NULL)
       json_put_string(w, "source", c->source);
     json_end(w);

@@ -18,6 +18,7 @@
 #include "logger.h"
 #include "lua_env.h"
 #include "rand.h"
+#include "report.h"
 #include "results/output.h"
 #include "results/page.h"
 #include "results/result_io.h"
@@ -211,18 +212,53 @@ static int run_one(sb_test *test, const run_config *sweep, worker *main, unsigne
   return rc;
 }
 
+/* The summary's latency columns: the --percentile values when given, else p95 and p99. */
+static size_t summary_percentiles(double *out)
+{
+  const run_config *cfg = run_config_of_options();
+  if (!opt_is_set("percentile")) {
+    out[0] = 95;
+    out[1] = 99;
+    return 2;
+  }
+  memcpy(out, cfg->percentiles, cfg->percentile_count * sizeof(double));
+  return cfg->percentile_count;
+}
+
 static void print_summary(const result_doc *d)
 {
+  double pcts[RUNNER_MAX_PERCENTILES];
+  size_t np = summary_percentiles(pcts);
+  char line[512], pct[32], head[48];
+  int used;
+
   log_text(LOG_NOTICE, "Thread sweep summary:");
-  log_text(LOG_NOTICE, "    threads          tps          qps   p95 (ms)   p99 (ms)     errors");
+  used = snprintf(line, sizeof(line), "    threads          tps          qps");
+  for (size_t i = 0; i < np && used < (int) sizeof(line); i++) {
+    snprintf(head, sizeof(head), "p%s (ms)", percentile_text(pcts[i], pct, sizeof(pct)));
+    used += snprintf(line + used, sizeof(line) - (size_t) used, " %10s", head);
+  }
+  if (used < (int) sizeof(line))
+    snprintf(line + used, sizeof(line) - (size_t) used, "     errors");
+  log_text(LOG_NOTICE, "%s", line);
   for (size_t r = 0; r < d->run_count; r++) {
     const result_run *run = &d->runs[r];
     const result_period *f = &run->final;
-    log_text(LOG_NOTICE, "    %7u %12.2f %12.2f %10.2f %10.2f %10llu", run->threads,
-             result_rate(f->events, f->duration),
-             result_rate(result_queries(f), f->duration),
-             (double) result_percentile_ns(f, 95) / 1e6,
-             (double) result_percentile_ns(f, 99) / 1e6, (unsigned long long) f->errors);
+    if (!run->measured) {
+      log_text(LOG_NOTICE, "    %7u   failed before its measurement began (exit code %d)",
+               run->threads, run->exit_code);
+      continue;
+    }
+    used = snprintf(line, sizeof(line), "    %7u %12.2f %12.2f", run->threads,
+                    result_rate(f->events, f->duration),
+                    result_rate(result_queries(f), f->duration));
+    for (size_t i = 0; i < np && used < (int) sizeof(line); i++)
+      used += snprintf(line + used, sizeof(line) - (size_t) used, " %10.2f",
+                       (double) result_percentile_ns(f, pcts[i]) / 1e6);
+    if (used < (int) sizeof(line))
+      snprintf(line + used, sizeof(line) - (size_t) used, " %10llu",
+               (unsigned long long) f->errors);
+    log_text(LOG_NOTICE, "%s", line);
   }
   log_text(LOG_NOTICE, "%s", "");
 }
@@ -246,7 +282,8 @@ static void write_pages(const char *test_name)
   const char *json = results_report_file();
   char *svg = sibling_path(json, ".svg"), *html = sibling_path(json, ".html");
   char title[300];
-  page_source src = { .doc = results_session(), .label = "A", .name = test_name };
+  /* The page sits beside the result file: its file column names that file. */
+  figures_source src = { .doc = results_session(), .label = "A", .name = json };
 
   snprintf(title, sizeof(title), "sysbench thread sweep: %s", test_name);
   if (svg == NULL || html == NULL) {
@@ -272,7 +309,10 @@ int sweep_run(sb_test *test, const run_config *cfg, worker *main)
   int rc = 0;
 
   results_enable_recording();
-  if (results_report_file() == NULL) {
+  /* With --report-format=json|csv standard output carries the results: no file of its own
+     is written unless --report-file asks for one. */
+  bool write_files = results_report_file() != NULL || !results_machine_readable();
+  if (results_report_file() == NULL && write_files) {
     char name[300], stamp[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -307,7 +347,8 @@ int sweep_run(sb_test *test, const run_config *cfg, worker *main)
 
   if (results_session()->run_count > 0) {
     print_summary(results_session());
-    write_pages(test->name);
+    if (write_files)
+      write_pages(test->name);
   }
   return rc;
 }

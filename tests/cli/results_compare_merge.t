@@ -14,13 +14,13 @@ sb cpu --events=400 --cpu-max-prime=1500 --report-file=c.json run
 # ---- compare ----------------------------------------------------------------------------------
 sb compare a.json c.json
 is "$rc" 0 "compare two result files"
-like "$out" "^Comparing 2 result files \(ratios to A\):
+like "$out" "^Comparing 2 result files \(ratios to A, each with its noise band\):
   A   a.json: cpu, threads 1, " "it names the files and what they ran"
 like "$out" "1 thread:
  +A +B +B/A
-  tps +[0-9.]+ +[0-9.]+ +[0-9.]+x
-  latency avg \(ms\) +[0-9.]+ +[0-9.]+ +[0-9.]+x
-  latency p50 \(ms\)" "per thread count: each figure of each file and the ratio to the first"
+  tps +[0-9.]+ +[0-9.]+ +[0-9.]+x ±\?
+  latency avg \(ms\) +[0-9.]+ +[0-9.]+ +[0-9.]+x ±\?
+  latency p50 \(ms\)" "per thread count: each figure of each file and the ratio to the first (no intervals: noise unknown)"
 like "$out" "  latency p95 \(ms\) .*
   latency p99 \(ms\) .*
   latency max \(ms\) .*
@@ -30,6 +30,60 @@ tps_c=$(printf '%s\n' "$out" | awk '$1 == "tps" {print $3}')
 ratio=$(printf '%s\n' "$out" | awk '$1 == "tps" {sub(/x$/, "", $4); print $4}')
 num_cmp "$(awk -v a="$tps_a" -v c="$tps_c" -v r="$ratio" 'BEGIN {d = c / a - r; print (d < 0 ? -d : d)}')" "<" 0.002 \
         "the ratio is B's value over A's"
+
+# ---- compare: what differs, what failed, and the noise of each ratio -------------------------
+sb oltp_point_select --mysql-dry-run --events=50 --report-file=ps.json run
+sb oltp_point_select --mysql-dry-run --events=50 --table-size=1000 --report-file=ps1k.json run
+sb compare a.json ps.json
+like "$out" "^WARNING: B ran oltp_point_select, A ran cpu: their figures measure different work$" \
+     "a cpu run against oltp_point_select: a warning"
+like "$out" "^WARNING: B used the mysql driver, A no database driver$" "... and one for the driver"
+sb compare ps.json ps1k.json
+is "$(printf '%s\n' "$out" | grep -c '^WARNING:')" 1 "the same test with another table size: one warning"
+like "$out" "^WARNING: B differs from A in options: table_size=1000 \(A: 10000\)$" \
+     "... naming the option and both values, though A never typed it"
+sb compare ps.json ps.json
+unlike "$out" "WARNING" "a file against itself: nothing to warn about"
+
+cat <<'LUA' | write fails.lua
+function event() error("broken") end
+LUA
+sb fails.lua --events=5 --report-file=failed.json run
+cat <<'LUA' | write initfails.lua
+function thread_init() error("no server") end
+function event() end
+LUA
+sb initfails.lua --events=5 --report-file=notstarted.json run
+sb compare a.json failed.json notstarted.json
+like "$out" "^WARNING: B: the run with 1 threads failed \(exit code 1\): its figures cover what ran until then: " \
+     "a run that failed: a warning"
+like "$out" "^WARNING: C: the run with 1 threads failed before its measurement began \(exit code 1\), it has no figures: .*no server" \
+     "a run that never started: a warning with its error"
+like "$out" "^  tps +[0-9.]+ +[0-9.]+ +- +[0-9.]+x ±\? +-$" "... and '-' for its figures and ratio"
+
+# The noise band: ratio x sqrt(cvA^2 + cvB^2), cv the spread of each run's interval figures.
+sb cpu --time=2 --report-interval=0.2 --cpu-max-prime=1500 --report-file=n1.json run
+sb cpu --time=2 --report-interval=0.2 --cpu-max-prime=1500 --report-file=n2.json run
+sb compare n1.json n2.json
+band=$(printf '%s\n' "$out" | awk '$1 == "tps" {print $4 " " $5}')
+want=$(py "$TEST_TMP/n1.json" "$TEST_TMP/n2.json" <<'PY'
+import json, math, statistics, sys
+def tps(path):
+    r = json.load(open(path))["runs"][0]
+    f = r["final"]
+    v = [i["events"] / i["duration"] for i in r["intervals"] if i["duration"] > 0]
+    cv = statistics.stdev(v) / statistics.mean(v) if len(v) >= 3 else None
+    return f["events"] / f["duration"], cv
+(a, ca), (b, cb) = tps(sys.argv[1]), tps(sys.argv[2])
+q = b / a
+if ca is None or cb is None:           # a loaded machine skipped ticks: fewer than 3
+    print("%.3fx ±?" % q)
+else:
+    print("%.3fx ±%.3f" % (q, q * math.sqrt(ca * ca + cb * cb)))
+PY
+)
+is "$band" "$want" "the tps ratio's band is recomputed from the files' intervals by the documented rule"
+like "$out" "^±: the noise band of a ratio" "a line says what the band is"
 
 sb compare a.json b.json --html=ab.html
 is "$rc" 0 "compare runs of different thread counts, with --html"
@@ -104,6 +158,32 @@ sb merge a.json c.json --report-file=ac.json
 is "$rc|$out" "0|" "merge --report-file writes the file, nothing on standard output"
 [ -s "$TEST_TMP/ac.json" ]; ok $? "... the file is there"
 
+# ---- merge: one run is never counted twice ---------------------------------------------------
+sb merge a.json a.json
+is "$rc|$out" "1|" "the same file twice: refused, nothing on standard output"
+like "$err" "^FATAL: a.json and a.json hold the same run \(cpu, 1 threads, started [0-9-]+ [0-9:]+ UTC on [^,]+, run id [0-9a-f]{32}\): merging would count it twice" \
+     "... naming the files and the run"
+cp "$TEST_TMP/a.json" "$TEST_TMP/a-copy.json"
+sb merge a.json c.json a-copy.json
+like "$rc|$err" "^1\|FATAL: a.json and a-copy.json hold the same run" "a copy under another name: refused"
+sb merge total.json b.json
+like "$rc|$err" "^1\|FATAL: total.json and b.json hold the same run" \
+     "a client's file beside a merge that already holds it: refused"
+py "$TEST_TMP/a.json" > "$TEST_TMP/a-v1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["version"] = 1
+for r in d["runs"]:
+    for c in r["clients"]:
+        del c["run_id"], c["pid"]
+print(json.dumps(d))
+PY
+sb merge a-v1.json c.json a-v1.json
+like "$rc|$err" "^1\|FATAL: a-v1.json and a-v1.json hold the same run \(cpu, 1 threads, started [^)]* on [^,)]+\)" \
+     "version 1 files (no run id): the same host and start time is the same run"
+sb merge a-v1.json a.json
+is "$rc" 1 "... also beside its version 2 original"
+
 # ---- merge: clients started together with --start-at, intervals aligned -----------------------
 start=$(( $(date +%s) + 3 ))
 for c in 1 2; do
@@ -150,7 +230,7 @@ expect_fail() {   # expect_fail NAME REGEX ARGS...
 printf '{"format": "sysbench-result", "version": 1,' | write truncated.json
 printf 'hello\n' | write text.json
 printf '{"format": "other"}\n' | write other.json
-sed 's/"version": 1/"version": 99/' "$TEST_TMP/a.json" | write v99.json
+sed 's/"version": 2/"version": 99/' "$TEST_TMP/a.json" | write v99.json
 sed 's/"sub_bucket_bits": 7/"sub_bucket_bits": 5/' "$TEST_TMP/a.json" | write layout.json
 py "$TEST_TMP/a.json" > "$TEST_TMP/nohist.json" <<'PY'
 import json, sys
@@ -176,7 +256,7 @@ expect_fail "a missing file" "^FATAL: nosuch.json: cannot open: No such file or 
 expect_fail "a truncated file" "^FATAL: truncated.json: not JSON: line 1, column [0-9]+: " compare truncated.json
 expect_fail "not JSON at all" "^FATAL: text.json: not JSON: line 1, column 1: " compare text.json
 expect_fail "another JSON document" "^FATAL: other.json: not a sysbench result file" compare other.json
-expect_fail "a newer format version" "^FATAL: v99.json: result format version 99; this sysbench reads version 1" merge a.json v99.json
+expect_fail "a newer format version" "^FATAL: v99.json: result format version 99; this sysbench reads versions 1 to 2" merge a.json v99.json
 expect_fail "another histogram layout" "^FATAL: layout.json: histogram_layout: the histograms have another bucket layout" merge a.json layout.json
 expect_fail "a histogram that does not hold the events" "^FATAL: nohist.json: runs\[0\]\.final\.histogram: holds [0-9]+ latencies, but the period has 300 events" compare nohist.json
 expect_fail "a missing count" "^FATAL: noevents.json: runs\[0\]\.final\.events: missing" compare noevents.json

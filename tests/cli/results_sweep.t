@@ -69,6 +69,45 @@ like "$name" '^sysbench-cpu-[0-9]{8}-[0-9]{6}\.json$' "the result file is named 
 [ -s "$TEST_TMP/$name" ] && [ -s "$TEST_TMP/${name%.json}.svg" ] && [ -s "$TEST_TMP/${name%.json}.html" ]
 ok $? "... and written with its chart and page"
 
+# The summary's latency columns follow --percentile. Events of 1 and 5 ms: p50 is not p95.
+cat <<'LUA' | write slow.lua
+ffi.cdef("int usleep(unsigned int);")
+local n = 0
+function event()
+  n = n + 1
+  ffi.C.usleep(n % 2 == 0 and 5000 or 1000)
+end
+LUA
+sb slow.lua --threads=1,2 --events=40 --percentile=50,99.9 --report-file=p.json run
+like "$out" "Thread sweep summary:
+    threads          tps          qps   p50 \(ms\) p99.9 \(ms\)     errors
+          1 +[0-9.]+ +0\.00 +[0-9.]+ +[0-9.]+ +0
+          2 +[0-9.]+ +0\.00 +[0-9.]+ +[0-9.]+ +0
+" "--percentile=50,99.9: the summary shows p50 and p99.9"
+p50=$(printf '%s\n' "$out" | awk '$1 == 2 && NF == 6 {print $4}')
+want=$(py "$TEST_TMP/p.json" <<'PY'
+import json, sys
+print("%.2f" % json.load(open(sys.argv[1]))["runs"][1]["summary"]["latency_ms"]["p50"])
+PY
+)
+is "$p50" "$want" "... the file's p50 of the run with 2 threads"
+like "$(cat "$TEST_TMP/p.html")" '<td>A</td><td>p.json</td><td>slow.lua</td>' "the page's file column names the result file"
+
+# --report-format=json without --report-file: the document on standard output, no files.
+mkdir -p "$TEST_TMP/quiet"
+sb_in "$TEST_TMP/quiet" cpu --threads=1,2 --events=20 --cpu-max-prime=500 --report-format=json run
+is "$rc" 0 "a sweep with --report-format=json and no --report-file"
+is "$(ls -A "$TEST_TMP/quiet")" "" "... writes no file into the current directory"
+printf '%s' "$out" > "$TEST_TMP/quiet.json"
+is "$(py "$TEST_TMP/quiet.json" <<'PY'
+import json, sys
+print([r["threads"] for r in json.load(open(sys.argv[1]))["runs"]])
+PY
+)" "[1, 2]" "... standard output holds its document"
+unlike "$err" "Result file:" "... and it names no file"
+sb_in "$TEST_TMP/quiet" cpu --threads=1,2 --events=20 --cpu-max-prime=500 --report-format=csv run
+is "$rc|$(ls -A "$TEST_TMP/quiet")" "0|" "--report-format=csv: no file either"
+
 # Machine-readable sweeps: one CSV header, one document.
 sb cpu --threads=1,2 --events=30 --cpu-max-prime=500 --report-format=csv --report-file=c.json run
 is "$(printf '%s\n' "$out" | grep -c '^threads,kind,')" 1 "CSV: one header for the whole sweep"

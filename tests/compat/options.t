@@ -140,6 +140,10 @@ printf 'threads=\e[31m\n' | write esc.cfg
 same "an ESC in a config file's value" --allow escaped-control-bytes --file esc.cfg -- \
      "${quick[@]}" --config-file=esc.cfg run
 
+# ---- a password is never echoed: 1.0.20 prints the value of a mistyped password option ------
+same "a password in an option the test does not take" --allow masked-passwords -- \
+     "${quick[@]}" --my-password=HushPw run
+
 # ---- deprecated aliases ---------------------------------------------------------------------
 same "--max-requests" -- cpu --max-requests=3 --cpu-max-prime=50 run
 same "--num-threads" -- cpu --num-threads=2 --events=4 --cpu-max-prime=50 run

@@ -7,6 +7,10 @@
     render_check.py page SHOT.png N              an HTML page with N charts anywhere
     render_check.py structure FILE.svg|html N    the SVG markup: titles, axis labels, ticks,
                                                  series inside the plot area
+    render_check.py box SHOT.png N COLOUR        a page's boxes of background COLOUR (the
+                                                 warnings, a command line, a failed run's
+                                                 row): at least N rows of it on the screen,
+                                                 with text written inside
     render_check.py --keep-going MODE ...        report every problem of every chart, not
                                                  only the first
 
@@ -242,6 +246,39 @@ def check_structure(path, n):
             k + 1, title, len(series), texts["axis-label x-label"][0], texts["axis-label y-label"][0]))
 
 
+def check_box(path, n, colour):
+    """Boxes filled with `colour` (runs of 8 or more pixels of exactly that colour, as
+    Chromium paints a CSS background; rows of them one under the other make a box): at least
+    n of them, each with dark text inside."""
+    img = Image(path)
+    want = bytes(int(colour[i:i + 2], 16) for i in (0, 2, 4))
+    run = re.compile(b"(?:" + re.escape(want) + b"){8,}", re.S)
+    spans = {}                       # row -> (leftmost, rightmost) pixel of the colour
+    for y in range(img.h):
+        row = img.rows[y] if img.bpp == 3 else bytes(b for i, b in enumerate(img.rows[y]) if i % 4 != 3)
+        for m in run.finditer(row):
+            if m.start() % 3:
+                continue
+            x0, x1 = spans.get(y, (img.w, 0))
+            spans[y] = (min(x0, m.start() // 3), max(x1, m.end() // 3))
+    boxes = []
+    for y in sorted(spans):
+        if boxes and y == boxes[-1][3]:
+            b = boxes[-1]
+            boxes[-1] = [min(b[0], spans[y][0]), b[1], max(b[2], spans[y][1]), y + 1]
+        else:
+            boxes.append([spans[y][0], y, spans[y][1], y + 1])
+    if len(boxes) < n:
+        fail("#%s: %d boxes of it on the screen, %d expected" % (colour, len(boxes), n))
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        dark = img.count(x0, y0, x1, y1, is_dark)
+        if dark < 20:
+            fail("#%s box %d (%dx%d at %d,%d): no text inside (%d dark pixels)" % (
+                colour, k + 1, x1 - x0, y1 - y0, x0, y0, dark))
+        print("#%s box %d: %dx%d at %d,%d, text inside (%d dark pixels)" % (
+            colour, k + 1, x1 - x0, y1 - y0, x0, y0, dark))
+
+
 def main():
     global KEEP_GOING
     args = sys.argv[1:]
@@ -256,6 +293,8 @@ def main():
         check_page_shot(path, n)
     elif mode == "structure":
         check_structure(path, n)
+    elif mode == "box":
+        check_box(path, n, sys.argv[4])
     else:
         fail("unknown mode " + mode)
     if FAILED:

@@ -2,7 +2,9 @@
 # results_mysql.t: the report additions and the result file against a real MariaDB: ignored
 # errors by code (1213 and 1644 from a trigger, and one a sql_error_ignorable hook accepts),
 # statements by kind counting the statements that succeeded, rows read by an OLTP workload,
-# and the server's version and the driver in the result file.
+# and the server's version and the driver in the result file; the effective options (a table
+# size given or not), no password anywhere, a server that is down still leaving a document,
+# and compare warning about runs of other table sizes.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/mysql.sh"
 
@@ -96,6 +98,35 @@ f = json.load(open(sys.argv[1]))["runs"][0]["final"]
 print(f["rows"], f["reads"], f["statements"]["select"])
 PY
 )" "$rows 280 280" "the result file has the same rows, reads and statements"
+is "$(py "$TEST_TMP/ro.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+print(r["effective_options"]["table_size"], r["effective_options"]["range_size"],
+      r["effective_options"]["mysql_password"], r["options"]["mysql_password"])
+PY
+)" "1000 100 ***** *****" "effective options: the table size given, the range size by default; the password masked"
+my oltp_read_only --tables=1 --table-size=500 --events=20 --report-file=ro500.json run
+sb compare ro.json ro500.json
+like "$out" "^WARNING: B differs from A in options: table_size=500 \(A: 1000\)$" \
+     "compare: runs on other table sizes are said to differ"
+is "$(cat "$TEST_TMP/u.json" "$TEST_TMP/ro.json" "$TEST_TMP/ro500.json" | grep -c -- "$MYSQL_PASSWORD")" 0 \
+   "the sandbox's password is in none of the result files"
 my oltp_read_only --tables=1 cleanup
+
+# A server that is down: the run fails before its measurement, and says so in its document.
+down_port=$(free_port)
+sb oltp_read_only --mysql-host=127.0.0.1 --mysql-port="$down_port" --mysql-user="$MYSQL_USER" \
+   --mysql-password="$MYSQL_PASSWORD" --events=5 --report-format=json run
+is "$rc" 1 "a server that is down: exit 1"
+printf '%s' "$out" > "$TEST_TMP/down.json"
+is "$(py "$TEST_TMP/down.json" "$down_port" <<'PY' 2>&1
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+print(r["exit_code"], r["measured"], r["driver"], r["final"]["events"],
+      any(sys.argv[2] in e for e in r["errors"]))
+PY
+)" "1 False mysql 0 True" "standard output is a document: exit code 1, not measured, the connection error"
+is "$(grep -c -- "$MYSQL_PASSWORD" "$TEST_TMP/down.json" "$TEST_TMP/.err" | awk -F: '{s += $2} END {print s}')" 0 \
+   "... with no password in it or in the messages"
 
 done_testing

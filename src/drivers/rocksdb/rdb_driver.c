@@ -151,6 +151,32 @@ static uint64_t ticker(const char *stats, const char *name)
   return p != NULL ? strtoull(p + 8, NULL, 10) : 0;
 }
 
+/* RocksDB's tickers ("rocksdb.block.cache.hit COUNT : 12" lines; histograms have P50 ...
+   first) for the result file, with the figures the report prints. */
+static void note_statistics(const char *stats, uint64_t hits, uint64_t misses)
+{
+  db_note_driver_statistic("block_cache_hits", hits);
+  db_note_driver_statistic("block_cache_misses", misses);
+  uint64_t v;
+  if (rdb_property_int("rocksdb.block-cache-usage", &v))
+    db_note_driver_statistic("block_cache_usage_bytes", v);
+  if (rdb_property_int("rocksdb.cur-size-all-mem-tables", &v))
+    db_note_driver_statistic("memtables_bytes", v);
+  if (rdb_property_int("rocksdb.total-sst-files-size", &v))
+    db_note_driver_statistic("sst_files_bytes", v);
+  for (const char *line = stats; *line != '\0';) {
+    size_t len = strcspn(line, "\n");
+    char name[128];
+    unsigned long long count;
+    int used = 0;
+    if (len < 200 && sscanf(line, "%127s COUNT : %llu%n", name, &count, &used) == 2 &&
+        (size_t) used == len)
+      db_note_driver_statistic(name, count);
+    line += len + (line[len] == '\n');
+  }
+  db_note_driver_statistics_text(stats);
+}
+
 /* After the standard report (whose "Rows returned by reads" counts the rows every read
    returned, a range or multi-get many per query): --rocksdb-stats. */
 static void rdb_report(const sb_stat_t *stat)
@@ -175,6 +201,7 @@ static void rdb_report(const sb_stat_t *stat)
   if (rdb_property_int("rocksdb.total-sst-files-size", &v))
     log_text(LOG_NOTICE, "    SST files:                           %.1f MiB", v / 1048576.0);
   log_text(LOG_NOTICE, "%s", "");
+  note_statistics(stats, hits, misses);
   fputs(stats, stdout);
   fputs("\n", stdout);
   rocksdb_free(stats);
