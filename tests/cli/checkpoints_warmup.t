@@ -32,11 +32,12 @@ like "$cp1" "^Latency \(ms\):$" "a checkpoint report has the latency block"
 events=$(printf '%s\n' "$out" | awk '/total number of events:/ {print $NF}' | tr '\n' ' ')
 set -- $events
 total=$(lua_total)
-num_cmp "$1" ">" 100 "checkpoint 1 counts the first half second's events ($1)"
-# Without the reset the second report would hold ~2/3 of all events and the last all of them.
-num_cmp "$2" "<" "$(( total * 55 / 100 ))" "checkpoint 2 counts only events since checkpoint 1 ($2 of $total)"
-num_cmp "$3" "<" "$(( total * 55 / 100 ))" "the final report counts only events since the last checkpoint ($3 of $total)"
-is "$(( $1 + $2 + $3 ))" "$total" "the three periods add up to every event that ran"
+# Counts, not rates: how many events fit in half a second depends on the machine's load, but
+# without the reset the final report would count every event, and the three reports would add
+# up to more than ran.
+num_cmp "$1" ">" 0 "checkpoint 1 counts the first half second's events ($1)"
+num_cmp "$3" "<" "$total" "the final report counts only events since the last checkpoint ($3 of $total)"
+is "$(( $1 + $2 + $3 ))" "$total" "the three periods add up to every event that ran: each counts only its own"
 num_cmp "$(printf '%s\n' "$out" | awk '/total time:/ {print $NF}' | sed -n 2p | tr -d s)" ">" 0.75 \
         "a checkpoint's 'total time' is the time since the start (1 s, not its 0.5 s), as in 1.0.20"
 fair=$(printf '%s\n' "$out" | sed -nE 's/.*execution time \(avg\/stddev\): +([0-9.]+)\/.*/\1/p' | sed -n 2p)
@@ -53,11 +54,12 @@ is "$rc" 0 "a run with --warmup-time succeeds"
 like "$out" "^Warming up for 1 seconds\.\.\.$" "the warm-up is announced"
 reported=$(field "$out" "total number of events:")
 ran=$(lua_total)
-num_cmp "$reported" "<" "$(( ran * 3 / 4 ))" \
+num_cmp "$reported" "<" "$ran" \
         "warm-up events are not in the statistics ($reported reported of $ran run)"
-num_cmp "$reported" ">" "$(( ran / 4 ))" "... the measured second is ($reported of $ran)"
+num_cmp "$reported" ">" 0 "... the measured second is ($reported of $ran)"
 secs=$(field "$out" "total time:")
-num_cmp "$secs" "<" 1.8 "'total time' excludes the warm-up ($secs s)"
+# With the warm-up in it, 'total time' would be at least its 1 s plus the measured 1 s.
+num_cmp "$secs" "<" 2 "'total time' excludes the warm-up ($secs s)"
 is "$(printf '%s\n' "$out" | grep -oE '^\[ [0-9]+s \] thds' | tr '\n' ' ')" "[ 1s ] thds " \
    "intermediate reports start after the warm-up: one line for one measured second"
 num_cmp "$(line_of "$out" '^Warming up')" "<" "$(line_of "$out" '^\[ 1s \]')" \
@@ -65,7 +67,7 @@ num_cmp "$(line_of "$out" '^Warming up')" "<" "$(line_of "$out" '^\[ 1s \]')" \
 
 sb count.lua run --warmup-time=1 --events=100 --threads=2 --time=0
 like "$out" "total number of events: +100$" "--events counts measured events only: exactly 100"
-num_cmp "$(lua_total)" ">" 150 "... on top of the warm-up's ($(lua_total) ran)"
+num_cmp "$(lua_total)" ">" 100 "... on top of the warm-up's ($(lua_total) ran)"
 
 # The queries of an event begun during the warm-up are not measured either, even those it runs
 # after the warm-up ended: every measured event ran exactly its 20 queries (a dry run counts
