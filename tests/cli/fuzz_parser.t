@@ -60,7 +60,8 @@ if [ "$status" != 0 ]; then
   done
 fi
 runs=$(sed -nE 's/^Done ([0-9]+) runs.*/\1/p' "$TEST_TMP/fuzz.log")
-num_cmp "${runs:-0}" ">" 100 "the fuzzer ran (${runs:-0} inputs)"
+# How many inputs fit in the time depends on the load; that it ran and ended cleanly does not.
+num_cmp "${runs:-0}" ">" 0 "the fuzzer ran (${runs:-0} inputs)"
 # our messages start their lines; the sanitizer's own notes ("==N==WARNING: invalid path to
 # external symbolizer!" where llvm-symbolizer is missing) are not the parser's
 unlike "$(cat "$TEST_TMP/fuzz.log")" "(^|[[:space:]])(FATAL: |WARNING: |HINT: |Invalid value|invalid option)" \
