@@ -113,11 +113,12 @@ printf 'files over 850 lines in src/: %d   (goal 0)%s\n' "$(printf '%s' "$big" |
   "$([ -z "$big" ] || printf ': %s' "$(printf '%s\n' "$big" | paste -sd, - | sed 's/,/, /g')")"
 
 # ---- cycles ------------------------------------------------------------------------------
-cycle_count() {   # cycle_count [--folders]: "N" and the cycles, from include_cycles.py
-  local out
+cycle_count() {   # cycle_count [--folders]: "N (the cycles)", from include_cycles.py
+  local out cycles
   out=$(python3 "$tools/tests/lib/include_cycles.py" "$@" src || true)
   printf '%s' "$(printf '%s\n' "$out" | tail -1 | sed -E 's/.* ([0-9]+) cycles$/\1/')"
-  printf '%s\n' "$out" | grep -E '^(include|folder) cycle: ' | sed 's/^[a-z]* cycle: /; /' | tr -d '\n'
+  cycles=$(printf '%s\n' "$out" | sed -n 's/^[a-z]* cycle: //p' | paste -sd';' - | sed 's/;/; /g')
+  [ -z "$cycles" ] || printf ' (%s)' "$cycles"
 }
 echo "include cycles between files (modules): $(cycle_count)   (goal 0)"
 echo "include cycles between folders: $(cycle_count --folders)   (goal 0)"
