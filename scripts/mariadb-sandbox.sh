@@ -21,16 +21,8 @@
 #   MARIADB_SANDBOX_PORT_MIN/MAX  random port range (default 20000-32000)
 #   MARIADBD                      server binary to use (default: mariadbd, else mysqld)
 
-set -eu
-set -o pipefail
-
-PROG=${0##*/}
-PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
-export PATH
-
-SB_USER=sbtest
-SB_PASSWORD=sbtest-pw
-SB_DB=sbtest
+# The commands' flow, the ports, the pid checks and the messages are scripts/lib/sandbox.sh's,
+# shared with pgsql-sandbox.sh; this file holds what is MariaDB's own.
 
 TIMEOUT=${MARIADB_SANDBOX_TIMEOUT:-60}
 STOP_TIMEOUT=${MARIADB_SANDBOX_STOP_TIMEOUT:-60}
@@ -38,67 +30,17 @@ BUFFER_POOL=${MARIADB_SANDBOX_BUFFER_POOL:-256M}
 PORT_MIN=${MARIADB_SANDBOX_PORT_MIN:-20000}
 PORT_MAX=${MARIADB_SANDBOX_PORT_MAX:-32000}
 
-# pid of a server this invocation launched and must not leave behind on failure
-CLEANUP_PID=
-die() {
-    echo "$PROG: error: $*" >&2
-    if [ -n "$CLEANUP_PID" ] && kill -0 "$CLEANUP_PID" 2>/dev/null; then
-        echo "$PROG: stopping the half-started server (pid $CLEANUP_PID)" >&2
-        kill -TERM "$CLEANUP_PID" 2>/dev/null || true
-        local i
-        for i in $(seq 1 80); do kill -0 "$CLEANUP_PID" 2>/dev/null || break; sleep 0.25; done
-        kill -KILL "$CLEANUP_PID" 2>/dev/null || true
-    fi
-    exit 1
-}
-msg() { echo "$PROG: $*" >&2; }
+ENV_PREFIX=MYSQL
+EXTRA_OPTIONS_NAME=EXTRA_MARIADBD_OPTIONS
+SQL_OPTIONS_NAME=CLIENT_OPTIONS
+HALF_STARTED_SIGNAL=TERM
+FORCE_STOP_SIGNAL=TERM
 
-usage() {
-    cat >&2 <<EOF
-usage: $PROG start  DIR [--port N] [--tls] [-- EXTRA_MARIADBD_OPTIONS...]
-       $PROG stop   DIR [--remove]
-       $PROG status DIR
-       $PROG sql    DIR [CLIENT_OPTIONS...] [SQL...]
-       $PROG env    DIR
-EOF
-    exit 2
-}
-
-is_root() { [ "$(id -u)" = 0 ]; }
-
-# run a command as root (directly, or through passwordless sudo)
-as_root() {
-    if is_root; then
-        "$@"
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo -n "$@"
-    else
-        die "need root (or passwordless sudo) to run: $*"
-    fi
-}
+# shellcheck source=scripts/lib/sandbox.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/sandbox.sh"
 
 # ---------------------------------------------------------------------------
-# installation
-
-apt_install() {  # apt_install PKG...
-    command -v apt-get >/dev/null 2>&1 || die "cannot install $*: apt-get not found"
-    local created_policy=0 rc=0
-    # never let the package start the system-wide server
-    if ! as_root test -e /usr/sbin/policy-rc.d; then
-        as_root sh -c 'printf "#!/bin/sh\nexit 101\n" > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
-        created_policy=1
-    fi
-    msg "installing $* with apt-get"
-    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2; then
-        msg "apt-get install failed; running apt-get update and retrying"
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || true
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2 || rc=$?
-    fi
-    if [ "$created_policy" = 1 ]; then
-        as_root rm -f /usr/sbin/policy-rc.d
-    fi
-    [ "$rc" = 0 ] || die "apt-get install $* failed (exit $rc)"
-}
+# tools
 
 first_cmd() {  # print the path of the first command found
     local c
@@ -133,17 +75,7 @@ find_tools() {  # sets MARIADBD CLIENT ADMIN INSTALL_DB, installing when missing
 # sandbox layout
 
 set_paths() {  # set_paths DIR [create]
-    local d=$1
-    [ -n "$d" ] || usage
-    if [ "${2:-}" = create ]; then
-        mkdir -p -- "$d" || die "cannot create $d"
-    fi
-    [ -d "$d" ] || die "$d: no such directory"
-    DIR=$(cd -- "$d" && pwd -P)
-    case "$DIR" in
-        /|/var/lib/mysql|/var/lib/mysql/*|/usr|/usr/*|/etc|/etc/*)
-            die "refusing to use $DIR as a sandbox directory" ;;
-    esac
+    sandbox_dir "$1" "${2:-}" /var/lib/mysql
     DATADIR=$DIR/data
     SOCKET=$DIR/mysqld.sock
     PIDFILE=$DIR/mysqld.pid
@@ -151,27 +83,9 @@ set_paths() {  # set_paths DIR [create]
     ENVFILE=$DIR/env
     TLSDIR=$DIR/tls
     MARKER=$DIR/.mariadb-sandbox
+    PID_CMDLINE_WORD=--datadir=$DATADIR
     # unix socket paths are limited to 107 bytes
     [ "${#SOCKET}" -lt 108 ] || die "path too long for a unix socket: $SOCKET"
-}
-
-# pid of the server of this sandbox, if it is running (checks /proc cmdline)
-server_pid() {
-    local pid
-    [ -f "$PIDFILE" ] || return 1
-    pid=$(tr -dc 0-9 < "$PIDFILE" 2>/dev/null) || return 1
-    [ -n "$pid" ] || return 1
-    pid_is_ours "$pid" || return 1
-    echo "$pid"
-}
-
-pid_is_ours() {
-    local pid=$1
-    kill -0 "$pid" 2>/dev/null || [ -d "/proc/$pid" ] || return 1
-    if [ -r "/proc/$pid/cmdline" ]; then
-        tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -xF -- "--datadir=$DATADIR" >/dev/null || return 1
-    fi
-    return 0
 }
 
 clean_stale() {
@@ -184,37 +98,8 @@ clean_stale() {
     fi
 }
 
-env_get() {  # env_get KEY -> value from DIR/env (empty if none)
-    [ -f "$ENVFILE" ] || return 0
-    ( set +u; unset "$1"; . "$ENVFILE" >/dev/null 2>&1; eval "printf '%s' \"\${$1:-}\"" )
-}
-
 root_sql() {  # root_sql [client options] -e SQL
     "$CLIENT" --no-defaults --protocol=socket --socket="$SOCKET" -uroot "$@"
-}
-
-# ---------------------------------------------------------------------------
-# ports
-
-port_in_use() {
-    local p=$1
-    if command -v ss >/dev/null 2>&1; then
-        # any TCP socket using that local port (TIME-WAIT ones do not block
-        # the server, which binds with SO_REUSEADDR)
-        if ss -Htan exclude time-wait "( sport = :$p )" 2>/dev/null | grep . >/dev/null; then return 0; fi
-    fi
-    # a listener on 127.0.0.1 (or a wildcard address) answers a connect
-    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then return 0; fi
-    return 1
-}
-
-pick_port() {
-    local i p span=$((PORT_MAX - PORT_MIN + 1))
-    for i in $(seq 1 200); do
-        p=$(( PORT_MIN + ( (RANDOM << 15 | RANDOM) % span ) ))
-        if ! port_in_use "$p"; then echo "$p"; return 0; fi
-    done
-    die "no free TCP port found in $PORT_MIN-$PORT_MAX"
 }
 
 # ---------------------------------------------------------------------------
@@ -389,7 +274,7 @@ launch() {  # launch PORT TLS EXTRA...
     done
 }
 
-setup_users() {
+setup_accounts() {  # setup_accounts PORT: the user sbtest and its database
     local hosts=("%" "localhost" "127.0.0.1") h sql=""
     # drop anonymous accounts (they would shadow sbtest for local logins)
     sql+="DELETE FROM mysql.global_priv WHERE User='';"
@@ -408,47 +293,10 @@ setup_users() {
     fi
 }
 
-cmd_start() {
-    local dir="" port="" tls=0 extra=()
-    while [ $# -gt 0 ]; do
-        case "$1" in
-            --port) [ $# -ge 2 ] || die "--port needs a value"; port=$2; shift 2 ;;
-            --port=*) port=${1#--port=}; shift ;;
-            --tls) tls=1; shift ;;
-            --) shift; extra=("$@"); break ;;
-            -*) die "unknown start option: $1" ;;
-            *) [ -z "$dir" ] || die "unexpected argument: $1"; dir=$1; shift ;;
-        esac
-    done
-    [ -n "$dir" ] || usage
-    if [ -n "$port" ]; then
-        case "$port" in *[!0-9]*) die "--port must be a number: $port" ;; esac
-        [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "--port out of range: $port"
-    fi
-    if [ -n "$port" ] && port_in_use "$port"; then
-        die "port $port on 127.0.0.1 is already in use"
-    fi
-    set_paths "$dir" create
+# the hooks of scripts/lib/sandbox.sh's start
+start_setup() { :; }
 
-    # serialize concurrent 'start'/'stop' on the same DIR
-    if command -v flock >/dev/null 2>&1; then
-        exec 9>"$DIR/.lock"
-        flock -w 120 9 || die "timed out waiting for the lock on $DIR"
-    fi
-
-    local pid
-    if pid=$(server_pid); then
-        local oldport
-        oldport=$(env_get MYSQL_PORT)
-        msg "sandbox in $DIR is already running (pid $pid, port ${oldport:-?})"
-        [ -n "$oldport" ] || die "running server has no $ENVFILE"
-        if [ -n "$port" ] && [ "$port" != "$oldport" ]; then
-            msg "warning: --port $port ignored, server already listens on $oldport"
-        fi
-        echo "$oldport"
-        return 0
-    fi
-
+prepare_server() {
     find_tools
     clean_stale
     if [ ! -d "$DATADIR/mysql" ]; then
@@ -457,127 +305,43 @@ cmd_start() {
         fi
         init_datadir
     fi
-    [ "$tls" = 1 ] && make_tls
+}
 
-    local forced=0 attempt rc
-    if [ -n "$port" ]; then
-        forced=1
-    else
-        # reuse the previous port of this sandbox when it is still free
-        port=$(env_get MYSQL_PORT)
-        if [ -z "$port" ] || port_in_use "$port"; then port=$(pick_port); fi
-    fi
-    for attempt in 1 2 3 4 5 6; do
-        msg "starting $(basename "$MARIADBD") on 127.0.0.1:$port (datadir $DATADIR)"
-        rc=0
-        launch "$port" "$tls" "${extra[@]}" || rc=$?
-        [ "$rc" = 0 ] && break
-        [ "$rc" = 3 ] || die "server failed to start"
-        [ "$forced" = 1 ] && die "port $port on 127.0.0.1 is already in use"
-        msg "port $port was taken meanwhile, trying another"
-        clean_stale
-        port=$(pick_port)
-    done
-    [ "$rc" = 0 ] || die "could not bind a free port after $attempt attempts"
+starting() { msg "starting $(basename "$MARIADBD") on 127.0.0.1:$1 (datadir $DATADIR)"; }
 
-    setup_users
-    # check the account over TCP, as the tests will use it
-    "$CLIENT" --no-defaults --protocol=tcp -h127.0.0.1 -P"$port" -u"$SB_USER" -p"$SB_PASSWORD" \
+port_taken() { clean_stale; }
+
+# the account over TCP, as the tests will use it
+check_login() {  # check_login PORT
+    "$CLIENT" --no-defaults --protocol=tcp -h127.0.0.1 -P"$1" -u"$SB_USER" -p"$SB_PASSWORD" \
         "$SB_DB" -e 'SELECT 1' >/dev/null 2>"$DIR/setup.log" \
-        || { cat "$DIR/setup.log" >&2; die "cannot log in as $SB_USER over TCP on port $port"; }
-    write_env "$port" "$LAUNCHED_PID" "$tls"
-    CLEANUP_PID=
-    msg "ready: pid $LAUNCHED_PID, port $port, env in $ENVFILE"
-    echo "$port"
+        || { cat "$DIR/setup.log" >&2; die "cannot log in as $SB_USER over TCP on port $1"; }
 }
 
 # ---------------------------------------------------------------------------
-# stop / status / sql
+# the hooks of stop and status; sql
 
-wait_gone() {  # wait_gone PID SECONDS
-    local i
-    for i in $(seq 1 $(( $2 * 4 ))); do
-        pid_is_ours "$1" || return 0
-        sleep 0.25
-    done
-    ! pid_is_ours "$1"
-}
-
-cmd_stop() {
-    local dir="" remove=0
-    while [ $# -gt 0 ]; do
-        case "$1" in
-            --remove|--rm) remove=1; shift ;;
-            -*) die "unknown stop option: $1" ;;
-            *) [ -z "$dir" ] || die "unexpected argument: $1"; dir=$1; shift ;;
-        esac
-    done
-    [ -n "$dir" ] || usage
-    if [ ! -d "$dir" ]; then
-        msg "$dir does not exist; nothing to stop"
-        return 0
-    fi
-    set_paths "$dir"
-    if command -v flock >/dev/null 2>&1; then
-        exec 9>"$DIR/.lock"
-        flock -w 120 9 || die "timed out waiting for the lock on $DIR"
-    fi
-    local pid
-    if pid=$(server_pid); then
-        msg "stopping server pid $pid in $DIR"
-        local admin
-        admin=$(first_cmd mariadb-admin mysqladmin) || admin=
-        if [ -n "$admin" ]; then
-            if ! timeout "$STOP_TIMEOUT" "$admin" --no-defaults --protocol=socket --socket="$SOCKET" \
-                    -uroot --connect-timeout=5 shutdown >/dev/null 2>&1; then
-                # e.g. root got a password: SIGTERM is a clean shutdown too
-                kill -TERM "$pid" 2>/dev/null || true
-            fi
-        else
-            kill -TERM "$pid" 2>/dev/null || true
+shutdown_server() {  # shutdown_server PID
+    local admin
+    admin=$(first_cmd mariadb-admin mysqladmin) || admin=
+    if [ -n "$admin" ]; then
+        if ! timeout "$STOP_TIMEOUT" "$admin" --no-defaults --protocol=socket --socket="$SOCKET" \
+                -uroot --connect-timeout=5 shutdown >/dev/null 2>&1; then
+            # e.g. root got a password: SIGTERM is a clean shutdown too
+            kill -TERM "$1" 2>/dev/null || true
         fi
-        if ! wait_gone "$pid" "$STOP_TIMEOUT"; then
-            msg "server did not shut down in ${STOP_TIMEOUT}s; sending SIGTERM"
-            kill -TERM "$pid" 2>/dev/null || true
-            if ! wait_gone "$pid" 20; then
-                msg "sending SIGKILL to $pid"
-                kill -KILL "$pid" 2>/dev/null || true
-                wait_gone "$pid" 10 || die "could not kill server pid $pid"
-            fi
-        fi
-        msg "stopped"
     else
-        msg "no server running in $DIR"
-    fi
-    rm -f -- "$PIDFILE" "$SOCKET" "$SOCKET.lock"
-    if [ "$remove" = 1 ]; then
-        if [ -e "$MARKER" ] || [ -d "$DATADIR" ] || [ -f "$ENVFILE" ]; then
-            rm -rf -- "$DIR"
-            msg "removed $DIR"
-        else
-            msg "not removing $DIR: it does not look like a sandbox directory"
-        fi
+        kill -TERM "$1" 2>/dev/null || true
     fi
 }
 
-cmd_status() {
-    [ $# -eq 1 ] || usage
-    [ -d "$1" ] || { msg "$1: not running (no such directory)"; exit 1; }
-    set_paths "$1"
-    local pid
-    if pid=$(server_pid); then
-        local admin
-        admin=$(first_cmd mariadb-admin mysqladmin) || admin=
-        if [ -n "$admin" ] && ! "$admin" --no-defaults --protocol=socket --socket="$SOCKET" -uroot \
-                --connect-timeout=3 ping >/dev/null 2>&1; then
-            msg "$DIR: process $pid exists but does not answer"
-            exit 1
-        fi
-        msg "$DIR: running (pid $pid, port $(env_get MYSQL_PORT))"
-        exit 0
-    fi
-    msg "$DIR: not running"
-    exit 1
+after_stop() { rm -f -- "$PIDFILE" "$SOCKET" "$SOCKET.lock"; }
+
+server_answers() {  # server_answers PID: mariadb-admin ping, when there is one
+    local admin
+    admin=$(first_cmd mariadb-admin mysqladmin) || admin=
+    [ -z "$admin" ] || "$admin" --no-defaults --protocol=socket --socket="$SOCKET" -uroot \
+        --connect-timeout=3 ping >/dev/null 2>&1
 }
 
 cmd_sql() {
@@ -603,21 +367,4 @@ cmd_sql() {
     fi
 }
 
-cmd_env() {
-    [ $# -eq 1 ] || usage
-    set_paths "$1"
-    [ -f "$ENVFILE" ] || die "no $ENVFILE (sandbox never started?)"
-    cat -- "$ENVFILE"
-}
-
-[ $# -ge 1 ] || usage
-cmd=$1; shift
-case "$cmd" in
-    start) cmd_start "$@" ;;
-    stop) cmd_stop "$@" ;;
-    status) cmd_status "$@" ;;
-    sql) cmd_sql "$@" ;;
-    env) cmd_env "$@" ;;
-    -h|--help|help) usage ;;
-    *) msg "unknown command: $cmd"; usage ;;
-esac
+sandbox_main "$@"

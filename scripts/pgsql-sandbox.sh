@@ -27,16 +27,9 @@
 #   PG_BINDIR                   directory of initdb/pg_ctl/postgres (default: the newest
 #                               /usr/lib/postgresql/*/bin, else from pg_config --bindir)
 
-set -eu
-set -o pipefail
+# The commands' flow, the ports, the pid checks and the messages are scripts/lib/sandbox.sh's,
+# shared with mariadb-sandbox.sh; this file holds what is PostgreSQL's own.
 
-PROG=${0##*/}
-PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
-export PATH
-
-SB_USER=sbtest
-SB_PASSWORD=sbtest-pw
-SB_DB=sbtest
 SUPERUSER=postgres
 
 TIMEOUT=${PGSQL_SANDBOX_TIMEOUT:-60}
@@ -45,66 +38,18 @@ SHARED_BUFFERS=${PGSQL_SANDBOX_SHARED_BUFFERS:-256MB}
 PORT_MIN=${PGSQL_SANDBOX_PORT_MIN:-20000}
 PORT_MAX=${PGSQL_SANDBOX_PORT_MAX:-32000}
 
-# pid of a server this invocation launched and must not leave behind on failure
-CLEANUP_PID=
-die() {
-    echo "$PROG: error: $*" >&2
-    if [ -n "$CLEANUP_PID" ] && kill -0 "$CLEANUP_PID" 2>/dev/null; then
-        echo "$PROG: stopping the half-started server (pid $CLEANUP_PID)" >&2
-        kill -INT "$CLEANUP_PID" 2>/dev/null || true
-        local i
-        for i in $(seq 1 80); do kill -0 "$CLEANUP_PID" 2>/dev/null || break; sleep 0.25; done
-        kill -KILL "$CLEANUP_PID" 2>/dev/null || true
-    fi
-    exit 1
-}
-msg() { echo "$PROG: $*" >&2; }
+ENV_PREFIX=PGSQL
+EXTRA_OPTIONS_NAME=EXTRA_POSTGRES_OPTIONS
+SQL_OPTIONS_NAME=PSQL_OPTIONS
+# SIGINT is PostgreSQL's "fast" shutdown: sessions are ended, the data is kept clean
+HALF_STARTED_SIGNAL=INT
+FORCE_STOP_SIGNAL=QUIT
 
-usage() {
-    cat >&2 <<EOF
-usage: $PROG start  DIR [--port N] [--tls] [-- EXTRA_POSTGRES_OPTIONS...]
-       $PROG stop   DIR [--remove]
-       $PROG status DIR
-       $PROG sql    DIR [PSQL_OPTIONS...] [SQL...]
-       $PROG env    DIR
-EOF
-    exit 2
-}
-
-is_root() { [ "$(id -u)" = 0 ]; }
-
-as_root() {
-    if is_root; then
-        "$@"
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo -n "$@"
-    else
-        die "need root (or passwordless sudo) to run: $*"
-    fi
-}
+# shellcheck source=scripts/lib/sandbox.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/sandbox.sh"
 
 # ---------------------------------------------------------------------------
-# installation and tools
-
-apt_install() {  # apt_install PKG...
-    command -v apt-get >/dev/null 2>&1 || die "cannot install $*: apt-get not found"
-    local created_policy=0 rc=0
-    # never let the package start the system-wide cluster
-    if ! as_root test -e /usr/sbin/policy-rc.d; then
-        as_root sh -c 'printf "#!/bin/sh\nexit 101\n" > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
-        created_policy=1
-    fi
-    msg "installing $* with apt-get"
-    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >&2; then
-        msg "apt-get install failed; running apt-get update and retrying"
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || true
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >&2 || rc=$?
-    fi
-    if [ "$created_policy" = 1 ]; then
-        as_root rm -f /usr/sbin/policy-rc.d
-    fi
-    [ "$rc" = 0 ] || die "apt-get install $* failed (exit $rc)"
-}
+# tools
 
 find_bindir() {
     if [ -n "${PG_BINDIR:-}" ]; then
@@ -175,17 +120,7 @@ as_server() {
 # sandbox layout
 
 set_paths() {  # set_paths DIR [create]
-    local d=$1
-    [ -n "$d" ] || usage
-    if [ "${2:-}" = create ]; then
-        mkdir -p -- "$d" || die "cannot create $d"
-    fi
-    [ -d "$d" ] || die "$d: no such directory"
-    DIR=$(cd -- "$d" && pwd -P)
-    case "$DIR" in
-        /|/var/lib/postgresql|/var/lib/postgresql/*|/usr|/usr/*|/etc|/etc/*)
-            die "refusing to use $DIR as a sandbox directory" ;;
-    esac
+    sandbox_dir "$1" "${2:-}" /var/lib/postgresql
     DATADIR=$DIR/data
     SOCKDIR=$DIR/sock
     LOGFILE=$DIR/server.log
@@ -193,59 +128,15 @@ set_paths() {  # set_paths DIR [create]
     TLSDIR=$DIR/tls
     MARKER=$DIR/.pgsql-sandbox
     PIDFILE=$DATADIR/postmaster.pid
+    PID_CMDLINE_WORD=$DATADIR
     # unix socket paths are limited to 107 bytes (".s.PGSQL.NNNNN" is appended)
     [ "${#SOCKDIR}" -lt 90 ] || die "path too long for a unix socket: $SOCKDIR"
-}
-
-# pid of the server of this sandbox, if it is running (its command line names our data dir)
-server_pid() {
-    local pid
-    [ -f "$PIDFILE" ] || return 1
-    pid=$(head -n 1 "$PIDFILE" 2>/dev/null | tr -dc 0-9) || return 1
-    [ -n "$pid" ] || return 1
-    pid_is_ours "$pid" || return 1
-    echo "$pid"
-}
-
-pid_is_ours() {
-    local pid=$1
-    [ -d "/proc/$pid" ] || kill -0 "$pid" 2>/dev/null || return 1
-    if [ -r "/proc/$pid/cmdline" ]; then
-        tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -xF -- "$DATADIR" >/dev/null || return 1
-    fi
-    return 0
-}
-
-env_get() {  # env_get KEY -> value from DIR/env (empty if none)
-    [ -f "$ENVFILE" ] || return 0
-    ( set +u; unset "$1"; . "$ENVFILE" >/dev/null 2>&1; eval "printf '%s' \"\${$1:-}\"" )
 }
 
 # psql as the superuser over the sandbox's socket
 super_sql() {  # super_sql PORT [psql options]
     local port=$1; shift
     "$PSQL" -X -q -v ON_ERROR_STOP=1 -h "$SOCKDIR" -p "$port" -U "$SUPERUSER" "$@"
-}
-
-# ---------------------------------------------------------------------------
-# ports
-
-port_in_use() {
-    local p=$1
-    if command -v ss >/dev/null 2>&1; then
-        if ss -Htan exclude time-wait "( sport = :$p )" 2>/dev/null | grep . >/dev/null; then return 0; fi
-    fi
-    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then return 0; fi
-    return 1
-}
-
-pick_port() {
-    local i p span=$((PORT_MAX - PORT_MIN + 1))
-    for i in $(seq 1 200); do
-        p=$(( PORT_MIN + ( (RANDOM << 15 | RANDOM) % span ) ))
-        if ! port_in_use "$p"; then echo "$p"; return 0; fi
-    done
-    die "no free TCP port found in $PORT_MIN-$PORT_MAX"
 }
 
 # ---------------------------------------------------------------------------
@@ -384,7 +275,7 @@ launch() {  # launch PORT TLS EXTRA...
     done
 }
 
-setup_roles() {  # setup_roles PORT
+setup_accounts() {  # setup_accounts PORT: the role sbtest and its database
     local port=$1
     super_sql "$port" -d postgres >"$DIR/setup.log" 2>&1 <<EOF || { cat "$DIR/setup.log" >&2; die "creating role $SB_USER failed"; }
 DO \$\$ BEGIN
@@ -398,44 +289,10 @@ SELECT 'CREATE DATABASE $SB_DB OWNER $SB_USER'
 EOF
 }
 
-cmd_start() {
-    local dir="" port="" tls=0 extra=()
-    while [ $# -gt 0 ]; do
-        case "$1" in
-            --port) [ $# -ge 2 ] || die "--port needs a value"; port=$2; shift 2 ;;
-            --port=*) port=${1#--port=}; shift ;;
-            --tls) tls=1; shift ;;
-            --) shift; extra=("$@"); break ;;
-            -*) die "unknown start option: $1" ;;
-            *) [ -z "$dir" ] || die "unexpected argument: $1"; dir=$1; shift ;;
-        esac
-    done
-    [ -n "$dir" ] || usage
-    if [ -n "$port" ]; then
-        case "$port" in *[!0-9]*) die "--port must be a number: $port" ;; esac
-        [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "--port out of range: $port"
-        port_in_use "$port" && die "port $port on 127.0.0.1 is already in use"
-    fi
-    set_paths "$dir" create
-    RUN_AS=$(server_user)
+# the hooks of scripts/lib/sandbox.sh's start
+start_setup() { RUN_AS=$(server_user); }
 
-    # serialize concurrent 'start'/'stop' on the same DIR
-    if command -v flock >/dev/null 2>&1; then
-        exec 9>"$DIR/.lock"
-        flock -w 120 9 || die "timed out waiting for the lock on $DIR"
-    fi
-
-    local pid
-    if pid=$(server_pid); then
-        local oldport
-        oldport=$(env_get PGSQL_PORT)
-        msg "sandbox in $DIR is already running (pid $pid, port ${oldport:-?})"
-        [ -n "$oldport" ] || die "running server has no $ENVFILE"
-        [ -z "$port" ] || [ "$port" = "$oldport" ] || msg "warning: --port $port ignored, server already listens on $oldport"
-        echo "$oldport"
-        return 0
-    fi
-
+prepare_server() {
     find_tools
     if is_root; then
         chown "$RUN_AS" "$DIR"
@@ -450,114 +307,32 @@ cmd_start() {
         fi
         init_datadir
     fi
-    [ "$tls" = 1 ] && make_tls
+}
 
-    local forced=0 attempt rc
-    if [ -n "$port" ]; then
-        forced=1
-    else
-        port=$(env_get PGSQL_PORT)
-        if [ -z "$port" ] || port_in_use "$port"; then port=$(pick_port); fi
-    fi
-    for attempt in 1 2 3 4 5 6; do
-        msg "starting postgres on 127.0.0.1:$port (data directory $DATADIR, as $RUN_AS)"
-        rc=0
-        launch "$port" "$tls" "${extra[@]}" || rc=$?
-        [ "$rc" = 0 ] && break
-        [ "$rc" = 3 ] || die "server failed to start"
-        [ "$forced" = 1 ] && die "port $port on 127.0.0.1 is already in use"
-        msg "port $port was taken meanwhile, trying another"
-        port=$(pick_port)
-    done
-    [ "$rc" = 0 ] || die "could not bind a free port after $attempt attempts"
+starting() { msg "starting postgres on 127.0.0.1:$1 (data directory $DATADIR, as $RUN_AS)"; }
 
-    setup_roles "$port"
-    # check the account over TCP with its password, as the tests will use it
-    PGPASSWORD=$SB_PASSWORD "$PSQL" -X -q -h 127.0.0.1 -p "$port" -U "$SB_USER" -d "$SB_DB" \
+port_taken() { :; }
+
+# the account over TCP with its password, as the tests will use it
+check_login() {  # check_login PORT
+    PGPASSWORD=$SB_PASSWORD "$PSQL" -X -q -h 127.0.0.1 -p "$1" -U "$SB_USER" -d "$SB_DB" \
         -c 'SELECT 1' >/dev/null 2>"$DIR/setup.log" \
-        || { cat "$DIR/setup.log" >&2; die "cannot log in as $SB_USER over TCP on port $port"; }
-    write_env "$port" "$LAUNCHED_PID" "$tls"
-    CLEANUP_PID=
-    msg "ready: pid $LAUNCHED_PID, port $port, env in $ENVFILE"
-    echo "$port"
+        || { cat "$DIR/setup.log" >&2; die "cannot log in as $SB_USER over TCP on port $1"; }
 }
 
 # ---------------------------------------------------------------------------
-# stop / status / sql
+# the hooks of stop and status; sql
 
-wait_gone() {  # wait_gone PID SECONDS
-    local i
-    for i in $(seq 1 $(( $2 * 4 ))); do
-        pid_is_ours "$1" || return 0
-        sleep 0.25
-    done
-    ! pid_is_ours "$1"
-}
+# SIGINT is PostgreSQL's "fast" shutdown: sessions are ended, the data is kept clean
+shutdown_server() { kill -INT "$1" 2>/dev/null || true; }
 
-cmd_stop() {
-    local dir="" remove=0
-    while [ $# -gt 0 ]; do
-        case "$1" in
-            --remove|--rm) remove=1; shift ;;
-            -*) die "unknown stop option: $1" ;;
-            *) [ -z "$dir" ] || die "unexpected argument: $1"; dir=$1; shift ;;
-        esac
-    done
-    [ -n "$dir" ] || usage
-    if [ ! -d "$dir" ]; then
-        msg "$dir does not exist; nothing to stop"
-        return 0
-    fi
-    set_paths "$dir"
-    if command -v flock >/dev/null 2>&1; then
-        exec 9>"$DIR/.lock"
-        flock -w 120 9 || die "timed out waiting for the lock on $DIR"
-    fi
-    local pid
-    if pid=$(server_pid); then
-        msg "stopping server pid $pid in $DIR"
-        # SIGINT is PostgreSQL's "fast" shutdown: sessions are ended, the data is kept clean
-        kill -INT "$pid" 2>/dev/null || true
-        if ! wait_gone "$pid" "$STOP_TIMEOUT"; then
-            msg "server did not shut down in ${STOP_TIMEOUT}s; sending SIGQUIT"
-            kill -QUIT "$pid" 2>/dev/null || true
-            if ! wait_gone "$pid" 20; then
-                msg "sending SIGKILL to $pid"
-                kill -KILL "$pid" 2>/dev/null || true
-                wait_gone "$pid" 10 || die "could not kill server pid $pid"
-            fi
-        fi
-        msg "stopped"
-    else
-        msg "no server running in $DIR"
-    fi
-    if [ "$remove" = 1 ]; then
-        if [ -e "$MARKER" ] || [ -d "$DATADIR" ] || [ -f "$ENVFILE" ]; then
-            rm -rf -- "$DIR"
-            msg "removed $DIR"
-        else
-            msg "not removing $DIR: it does not look like a sandbox directory"
-        fi
-    fi
-}
+after_stop() { :; }
 
-cmd_status() {
-    [ $# -eq 1 ] || usage
-    [ -d "$1" ] || { msg "$1: not running (no such directory)"; exit 1; }
-    set_paths "$1"
-    local pid port
-    if pid=$(server_pid); then
-        port=$(env_get PGSQL_PORT)
-        find_tools
-        if ! "$PG_BINDIR/pg_isready" -q -h "$SOCKDIR" -p "$port" -t 3 >/dev/null 2>&1; then
-            msg "$DIR: process $pid exists but does not answer"
-            exit 1
-        fi
-        msg "$DIR: running (pid $pid, port $port)"
-        exit 0
-    fi
-    msg "$DIR: not running"
-    exit 1
+server_answers() {  # server_answers PID: pg_isready on the sandbox's socket
+    local port
+    port=$(env_get PGSQL_PORT)
+    find_tools
+    "$PG_BINDIR/pg_isready" -q -h "$SOCKDIR" -p "$port" -t 3 >/dev/null 2>&1
 }
 
 cmd_sql() {
@@ -583,21 +358,4 @@ cmd_sql() {
     fi
 }
 
-cmd_env() {
-    [ $# -eq 1 ] || usage
-    set_paths "$1"
-    [ -f "$ENVFILE" ] || die "no $ENVFILE (sandbox never started?)"
-    cat -- "$ENVFILE"
-}
-
-[ $# -ge 1 ] || usage
-cmd=$1; shift
-case "$cmd" in
-    start) cmd_start "$@" ;;
-    stop) cmd_stop "$@" ;;
-    status) cmd_status "$@" ;;
-    sql) cmd_sql "$@" ;;
-    env) cmd_env "$@" ;;
-    -h|--help|help) usage ;;
-    *) msg "unknown command: $cmd"; usage ;;
-esac
+sandbox_main "$@"

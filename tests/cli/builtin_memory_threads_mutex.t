@@ -38,7 +38,7 @@ like "$out" "^  total size: 0MiB$" "the mode block shows a 0MiB total"
 for mode in seq rnd; do
   for oper in read write none; do
     sb memory run --time=0 --memory-total-size=8M --memory-oper=$oper --memory-access-mode=$mode
-    ok $(( rc != 0 )) "memory $oper/$mode runs"
+    status_ok $(( rc != 0 )) "memory $oper/$mode runs"
     like "$out" "^Total operations: 8192 " "memory $oper/$mode does 8192 operations for 8M"
     if [ "$oper" = none ]; then
       unlike "$out" "MiB transferred" "memory none/$mode prints no MiB transferred line"
@@ -95,7 +95,7 @@ if have_ref; then
     fi
   }
   [ "$(spacing "$theirs")" != "a line is missing" ]
-  ok $? "1.0.20 prints Total operations, MiB transferred and General statistics"
+  status_ok $? "1.0.20 prints Total operations, MiB transferred and General statistics"
   is "$(spacing "$ours")" "$(spacing "$theirs")" \
     "Total operations, MiB transferred and General statistics are spaced as in 1.0.20"
   like "$ours" "^Latency \(ms\):$" "the Latency block follows"

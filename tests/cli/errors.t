@@ -104,10 +104,10 @@ fails module run "FATAL: \`thread_run' function failed: ./lib/mymodule.lua:3: bo
 # comes from and how to print that line (--show-script prints the compiled-in copy).
 sb --show-script=oltp_common
 cmp -s "$TEST_TMP/.out" "$SRCDIR/src/lua/oltp_common.lua"
-ok $? "--show-script=oltp_common prints the bundled oltp_common.lua byte for byte (exit $rc)"
+status_ok $? "--show-script=oltp_common prints the bundled oltp_common.lua byte for byte (exit $rc)"
 sb --show-script=sysbench.sql.lua
 cmp -s "$TEST_TMP/.out" "$SRCDIR/src/lua/internal/sysbench.sql.lua"
-ok $? "--show-script=sysbench.sql.lua prints the internal module (exit $rc)"
+status_ok $? "--show-script=sysbench.sql.lua prints the internal module (exit $rc)"
 sb --show-script=nosuch
 is "$rc/$out" "1/" "--show-script=nosuch: exit 1, nothing on stdout"
 like "$err" "^No script 'nosuch' is compiled into sysbench; these are: .*sysbench\.oltp_load, .*, oltp_common, " \

@@ -125,7 +125,7 @@ e=$(printf '%s\n' "$out" | awk '/^ +avg:/ { print $2; exit }')
 # Each event is a write and its fsync, so the two averages add up to at most the event's (give
 # or take the rounding to 0.01 ms); were each timed as the whole event, they would add up to two.
 awk -v w="$w" -v f="$f" -v e="$e" 'BEGIN { exit !((w > 0 || f > 0) && w + f <= e + 0.02) }'
-ok $? "--file-fsync-all: write ($w ms) and fsync ($f ms) timed apart add up to the event ($e ms)"
+status_ok $? "--file-fsync-all: write ($w ms) and fsync ($f ms) timed apart add up to the event ($e ms)"
 
 # ---- --validate -------------------------------------------------------------------------------
 

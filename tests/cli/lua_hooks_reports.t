@@ -202,7 +202,7 @@ num_cmp "$(line_of "$out" '^\]$')" "<" "$(line_of "$out" '^General statistics:')
         "... before the final report, as in 1.0.20"
 if command -v python3 >/dev/null; then
   printf '%s\n' "$json" | python3 -m json.tool >/dev/null 2>&1
-  ok $? "report_json output is valid JSON"
+  status_ok $? "report_json output is valid JSON"
 else
   skip "python3 not installed"
 fi

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 page="$SRCDIR/doc/sysbench.1"
-[ -f "$page" ]; ok $? "doc/sysbench.1 exists"
+[ -f "$page" ]; status_ok $? "doc/sysbench.1 exists"
 
 if command -v groff >/dev/null; then
   warnings=$(groff -man -ww -z "$page" 2>&1)
@@ -15,7 +15,7 @@ else
 fi
 
 if ! command -v man >/dev/null; then
-  if [ "${CI:-}" = true ]; then ok 1 "man is installed (scripts/setup.sh --test installs man-db)"
+  if [ "${CI:-}" = true ]; then fail "man is installed (scripts/setup.sh --test installs man-db)"
   else skip "man is not installed (apt-get install man-db)"; fi
   done_testing
   exit
@@ -28,10 +28,10 @@ fi
 
 dest="$TEST_TMP/dest"
 make -s -C "$SRCDIR" install DESTDIR="$dest" >"$TEST_TMP/install.log" 2>&1
-ok $? "make install DESTDIR=... succeeds"
+status_ok $? "make install DESTDIR=... succeeds"
 installed=$(find "$dest" -path '*/man1/sysbench.1' | head -1)
-[ -n "$installed" ]; ok $? "make install puts the page in man1 under the man directory"
-cmp -s "$installed" "$page"; ok $? "... unchanged"
+[ -n "$installed" ]; status_ok $? "make install puts the page in man1 under the man directory"
+cmp -s "$installed" "$page"; status_ok $? "... unchanged"
 mandir=${installed%/man1/sysbench.1}
 
 found=$(MANPATH="$mandir:/usr/share/man" man -w sysbench 2>/dev/null | head -1)

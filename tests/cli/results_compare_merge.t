@@ -156,7 +156,7 @@ num_cmp "$p99" == "$want" "p99 of the merged file is recomputed from its histogr
 
 sb merge a.json c.json --report-file=ac.json
 is "$rc|$out" "0|" "merge --report-file writes the file, nothing on standard output"
-[ -s "$TEST_TMP/ac.json" ]; ok $? "... the file is there"
+[ -s "$TEST_TMP/ac.json" ]; status_ok $? "... the file is there"
 
 # ---- merge: one run is never counted twice ---------------------------------------------------
 sb merge a.json a.json

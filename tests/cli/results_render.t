@@ -13,7 +13,7 @@ CHECK="python3 $SRCDIR/tests/lib/render_check.py"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
   if [ "${CI:-}" = true ]; then
-    ok 1 "chromium is installed (scripts/setup.sh --test installs it; CI renders the charts)"
+    fail "chromium is installed (scripts/setup.sh --test installs it; CI renders the charts)"
   else
     skip "chromium is not installed (apt-get install chromium): the charts are not rendered"
   fi
@@ -61,19 +61,19 @@ like "$($CHECK structure "$TEST_TMP/s.svg" 2)" \
 
 # ---- what is on the screen ---------------------------------------------------------------------
 shot "$TEST_TMP/s.svg" 640 720 "$TEST_TMP/s.svg.png"
-ok $? "Chromium renders the SVG file"
+status_ok $? "Chromium renders the SVG file"
 out=$($CHECK svg "$TEST_TMP/s.svg.png" 2 1f77b4 1f77b4,d62728 2>&1)
 like "$out" "ok$" "the SVG screenshot: axes, the blue series, the blue and red latency series, labels"
 [ "$(printf '%s\n' "$out" | tail -1)" = ok ] || printf '%s\n' "$out" | sed 's/^/# /'
 
 shot "$TEST_TMP/s.html" 1400 2000 "$TEST_TMP/s.html.png"
-ok $? "Chromium renders the sweep's page"
+status_ok $? "Chromium renders the sweep's page"
 out=$($CHECK page "$TEST_TMP/s.html.png" 6 2>&1)
 like "$out" "ok$" "the sweep's page shows 6 charts, each with axes and a series"
 [ "$(printf '%s\n' "$out" | tail -1)" = ok ] || printf '%s\n' "$out" | sed 's/^/# /'
 
 shot "$TEST_TMP/c.html" 1400 2600 "$TEST_TMP/c.html.png"
-ok $? "Chromium renders the comparison page"
+status_ok $? "Chromium renders the comparison page"
 out=$($CHECK page "$TEST_TMP/c.html.png" 6 2>&1)
 like "$out" "ok$" "the comparison page shows 6 charts, each with axes and a series"
 [ "$(printf '%s\n' "$out" | tail -1)" = ok ] || printf '%s\n' "$out" | sed 's/^/# /'

@@ -35,7 +35,7 @@ like "$out" "Result file: s.json
 Chart:       s.svg
 Page:        s.html" "it names the files it wrote"
 for f in s.json s.svg s.html; do
-  [ -s "$TEST_TMP/$f" ]; ok $? "$f is written"
+  [ -s "$TEST_TMP/$f" ]; status_ok $? "$f is written"
 done
 
 check=$(py "$TEST_TMP/s.json" <<'PY'
@@ -67,7 +67,7 @@ is "$rc" 0 "a sweep without --report-file"
 name=$(printf '%s\n' "$out" | sed -n 's/^Result file: //p')
 like "$name" '^sysbench-cpu-[0-9]{8}-[0-9]{6}\.json$' "the result file is named after the test and the time"
 [ -s "$TEST_TMP/$name" ] && [ -s "$TEST_TMP/${name%.json}.svg" ] && [ -s "$TEST_TMP/${name%.json}.html" ]
-ok $? "... and written with its chart and page"
+status_ok $? "... and written with its chart and page"
 
 # The summary's latency columns follow --percentile. Events of 1 and 5 ms: p50 is not p95.
 cat <<'LUA' | write slow.lua

@@ -173,7 +173,7 @@ like "$out" "^Initializing random number generator from current time$" \
      "without --rand-seed: 'Initializing random number generator from current time'"
 sb seed.lua run --threads=4 --events=1000 --time=0
 [ "$third" != "$(printf '%s\n' "$out" | grep '^seq' | sort)" ]
-ok $? "without --rand-seed two runs draw different numbers"
+status_ok $? "without --rand-seed two runs draw different numbers"
 sb seed.lua run --threads=2 --events=10 --time=0 --rand-seed=42
 is "$(printf '%s\n' "$out" | grep '^seq' | sort)" "$(printf '%s\n' "$first" | head -2)" \
    "a thread's numbers depend on the seed and its id, not on the number of threads"

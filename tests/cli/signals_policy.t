@@ -154,7 +154,7 @@ signal_twice close INT "$bg_pid" "$bg_pid" INT "-$bg_pid"
 signal_taken "$bg_pid" INT
 sleep 0.2
 kill -0 "$bg_pid" 2>/dev/null
-ok $? "a hung run gets SIGINT and a copy at once: still stopping gracefully, not killed"
+status_ok $? "a hung run gets SIGINT and a copy at once: still stopping gracefully, not killed"
 sleep "$SIGNAL_LATE_S"
 kill -INT "$bg_pid" 2>/dev/null
 finish
@@ -179,6 +179,6 @@ gone() {   # gone PID: the process has ended (a zombie nobody reaped yet counts 
   return 1
 }
 gone "$step"
-ok $? "... its running step too"
+status_ok $? "... its running step too"
 
 done_testing

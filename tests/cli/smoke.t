@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 [ "$(readlink -f "$SB")" != "$(readlink -f "$REF_SB" 2>/dev/null)" ]
-ok $? "the binary under test is not the reference sysbench"
+status_ok $? "the binary under test is not the reference sysbench"
 
 sb --version
 is "$out" "sysbench 1.0.20" "--version prints the 1.0.20 version line"

@@ -23,7 +23,23 @@ like "$(inner num_cmp "$(line_of "$text" "^third$")" "<" "$(line_of "$text" "^se
 
 like "$(inner is "" "0" "x")" "^not ok 1 - x" "is: an empty value is not 0"
 like "$(inner like "" "[0-9]" "x")" "^not ok 1 - x" "like: empty text matches no number"
-like "$(inner ok 1 "x")" "^not ok 1 - x" "ok takes an exit status: 1 fails"
+like "$(inner status_ok 1 "x")" "^not ok 1 - x" "status_ok takes an exit status: 1 fails"
+like "$(inner status_ok 0 "x")" "^ok 1 - x" "... and 0 passes"
+like "$(inner fail "x" "why")" "^not ok 1 - x
+#   why" "fail: a failing check with its diagnostic"
+like "$(type ok 2>&1)" "not found" "there is no shell ok: the C tests' ok(cond) passes on true, status_ok on 0"
+
+# todo: the next check is a known failure; it does not count as failed, and only it
+like "$( (tap_n=0; tap_failed=0; todo "fixed later"; is 1 2 "x"; is 1 2 "y"; echo "failed=$tap_failed") 2>&1)" \
+     "^not ok 1 - x # TODO fixed later
+#   got:      '1'
+#   expected: '2'
+not ok 2 - y
+#   got:      '1'
+#   expected: '2'
+failed=1" "todo: the known failure is marked TODO WHY, not counted as failed; the check after it is plain again"
+like "$( (tap_n=0; tap_failed=0; todo "fixed later"; is 1 1 "x") 2>&1)" "^ok 1 - x # TODO fixed later$" \
+     "todo: a known failure that passes says so"
 
 # A pattern of several lines is a run of consecutive lines, not lines as alternatives.
 lines=$(printf 'Head:\n    a: 1\n\n    b: 2\nNAME\nNAMES\n')

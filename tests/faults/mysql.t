@@ -96,7 +96,7 @@ run_args=(oltp_read_write "${table_args[@]}" --threads=4 --time=120 --report-int
 
 bg "$SB" "${run_args[@]}"
 until_output '^\[ 1s \] thds: 4 tps: [1-9]'
-ok $? "the run is under way before the server is killed"
+status_ok $? "the run is under way before the server is killed"
 kill_server
 bg_wait
 ours_rc=$rc ours_out=$out
@@ -131,7 +131,7 @@ fi
 declared connect-failure-once report-after-fatal-error mysql-server-restart report-after-signal
 
 restart_server
-ok $? "the server starts again"
+status_ok $? "the server starts again"
 
 if have_ref; then
   bg "$REF_SB" "${run_args[@]}"
@@ -156,7 +156,7 @@ all_args=(oltp_read_write "${table_args[@]}" --threads=4 --rate=50 --events=200 
           --report-interval=1 --mysql-ignore-errors=all run)
 bg "$SB" "${all_args[@]}"
 until_output '^\[ 1s \] thds: 4 tps: [1-9]'
-ok $? "--mysql-ignore-errors=all: the run is under way before the server is killed"
+status_ok $? "--mysql-ignore-errors=all: the run is under way before the server is killed"
 kill_server
 restart_server
 bg_wait
@@ -187,7 +187,7 @@ for drv in mysql tidb; do
   bg "$SB" oltp_read_write "${table_args[@]}" --db-driver=$drv --threads=4 --time=6 \
      --report-interval=1 --mysql-ignore-errors=all --report-file=outage-$drv.json run
   until_output '^\[ 1s \] thds: 4 tps: [1-9]'
-  ok $? "$drv, --mysql-ignore-errors=all: the run is under way before the server is killed for good"
+  status_ok $? "$drv, --mysql-ignore-errors=all: the run is under way before the server is killed for good"
   kill_server
   bg_wait
   is "$rc" 1 "$drv: the server never came back: exit 1 (it was 0)"
@@ -211,7 +211,7 @@ print(r["exit_code"], o["until_end"], o["run_failed"], o["failed_reconnects"] > 
 PY
 )" "1 True True True 4 True True" "$drv: the result file has the outage (until the end, the run failed)"
   restart_server
-  ok $? "the server starts again"
+  status_ok $? "the server starts again"
 done
 sql "DROP FUNCTION tidb_version"
 if have_ref; then
@@ -282,7 +282,7 @@ where_is() {
     exists "$t"
     is "$?" 1 "$t, said not created, does not exist"
   else
-    ok 1 "$t is in the interrupt message"
+    fail "$t is in the interrupt message"
   fi
 }
 

@@ -78,7 +78,7 @@ for sig in INT TERM; do
   start_bg "$TEST_TMP/run.out" "$SB" oltp_point_select --table-size=10000 --threads=2 --time=600 \
     --report-interval=1 run --db-driver=rocksdb --rocksdb-path="$db"
   wait_for "^\[ 1s \] thds: 2"
-  ok $? "SIG$sig during run: the run got to its first interval report before the signal"
+  status_ok $? "SIG$sig during run: the run got to its first interval report before the signal"
   stop_bg "$sig"
   is "$rc" $((128 + n)) "SIG$sig during run exits $((128 + n))"
   like "$out" "SQL statistics:" "... after the report"
@@ -138,7 +138,7 @@ incomplete_everywhere() {   # incomplete_everywhere WHAT: run, prepare and verif
 # One thread: sbtest1's rows are all in one file, not ingested yet when the signal comes; the
 # table is marked incomplete all the same.
 prepare_bg --threads=1
-ok $? "SIGINT during prepare (1 thread): the load was under way before the signal"
+status_ok $? "SIGINT during prepare (1 thread): the load was under way before the signal"
 stop_bg INT
 is "$rc" 130 "SIGINT during prepare exits 130"
 like "$out" "WARNING: prepare was interrupted by signal 2" "... saying so"
@@ -153,7 +153,7 @@ is "$rc/$(ls -A "$TEST_TMP" | grep -c '^db$')" "0/0" "cleanup drops the incomple
 
 # Four threads: each table in ranges of its own files, some ingested when the signal comes.
 prepare_bg --threads=4
-ok $? "SIGTERM during prepare (4 threads): the load was under way before the signal"
+status_ok $? "SIGTERM during prepare (4 threads): the load was under way before the signal"
 stop_bg TERM
 is "$rc" 143 "SIGTERM during prepare exits 143"
 like "$out" "WARNING: prepare was interrupted by signal 15" "... saying so"
@@ -221,7 +221,7 @@ fill() {   # fill DIR KIB: a filler file that leaves KIB KiB free on DIR's file 
 }
 no_abort() {   # no_abort WHAT: the last command ended by itself, not inside librocksdb
   unlike "$out$err" "Assertion|Aborted|core dumped" "$1: no assertion, no abort"
-  ok $([ "$rc" -lt 128 ]; echo $?) "$1: exit code $rc, not a signal's"
+  status_ok $([ "$rc" -lt 128 ]; echo $?) "$1: exit code $rc, not a signal's"
 }
 
 if scratch_mount small small tmpfs size=16m; then
@@ -271,7 +271,7 @@ if scratch_mount small small tmpfs size=16m; then
   like "$out" "^FATAL: No space left on device for the RocksDB database at '$db'" "... naming the directory"
   no_abort "prepare with 256K free"
   [ ! -e "$db" ]
-  ok $? "... and creates nothing"
+  status_ok $? "... and creates nothing"
   rm -f "$small/filler"
 
   # a load larger than the space left
@@ -293,7 +293,7 @@ if scratch_mount small small tmpfs size=16m; then
   is "$rc" 0 "... completely"
   rk oltp_point_select cleanup
   [ ! -e "$db" ]
-  ok $? "... and cleanup removes it all"
+  status_ok $? "... and cleanup removes it all"
 else
   mounts_or_skip 49 "full-disk tests need a 16M tmpfs"
 fi
@@ -350,9 +350,9 @@ echo "my notes" > "$TEST_TMP/notdb/notes.txt"
 echo "not a manifest name" > "$TEST_TMP/badcurrent/CURRENT"
 echo "my data" > "$TEST_TMP/badcurrent/data.bin"
 make_foreign "$TEST_TMP/keys"
-ok $? "a RocksDB database of another program (the key 'hello'), without LOCK and LOG"
+status_ok $? "a RocksDB database of another program (the key 'hello'), without LOCK and LOG"
 make_foreign "$TEST_TMP/family" other
-ok $? "a RocksDB database of another program with a column family 'other'"
+status_ok $? "a RocksDB database of another program with a column family 'other'"
 
 refusal() {   # the reason each directory is refused for
   case $1 in
@@ -408,7 +408,7 @@ is "$rc" 1 "a symlink named like a table file stops run too"
 like "$out" "^FATAL: The RocksDB directory '$db' holds 1 file named like RocksDB's own that sysbench did not create \('000777.sst'\): .* move it out of the directory$" \
   "... naming it"
 [ -L "$db/000777.sst" ] && [ "$(cat "$TEST_TMP/outside.txt")" = outside ]
-ok $? "... and stays, and so does the file it points to"
+status_ok $? "... and stays, and so does the file it points to"
 rm "$db/000777.sst"
 
 # kill -9 in the middle of a run that flushes and compacts (64K memtables): RocksDB leaves
@@ -416,16 +416,16 @@ rm "$db/000777.sst"
 start_bg "$TEST_TMP/run.out" "$SB" oltp_write_only --table-size=500 --threads=2 --time=600 \
   --report-interval=1 --rocksdb-write-buffer-size=64K run --db-driver=rocksdb --rocksdb-path="$db"
 wait_for "^\[ 2s \] thds: 2"
-ok $? "a writing run with 64K memtables got under way"
+status_ok $? "a writing run with 64K memtables got under way"
 stop_bg KILL
 grep -q "^state under-way$" "$db/SYSBENCH-FILES"
-ok $? "SIGKILL: the record says a command was under way"
+status_ok $? "SIGKILL: the record says a command was under way"
 num_cmp "$(find "$db" -name '*.sst' | wc -l)" ">" 2 "... and the database flushed table files of its own meanwhile"
 rk oltp_read_write --table-size=500 --events=20 run
 is "$rc" 0 "the next run opens the database and runs"
 unlike "$out" "FATAL|named like RocksDB" "... without a word about its files"
 grep -q "^state closed$" "$db/SYSBENCH-FILES"
-ok $? "... and the record says it ended"
+status_ok $? "... and the record says it ended"
 # after a killed command, a file numbered below what the record holds is still not RocksDB's
 start_bg "$TEST_TMP/run.out" "$SB" oltp_point_select --table-size=500 --time=600 \
   --report-interval=1 run --db-driver=rocksdb --rocksdb-path="$db"
@@ -452,10 +452,10 @@ rm "$db/000900.sst"
 rk oltp_read_write --table-size=500 --events=10 run
 is "$rc" 0 "without it, run opens the database"
 [ "$(grep -c "^file [0-9]*\.sst$" "$db/SYSBENCH-FILES")" = "$(find "$db" -name '*.sst' | wc -l)" ]
-ok $? "... and records its table files"
+status_ok $? "... and records its table files"
 rk oltp_read_write cleanup
 [ ! -e "$db" ]
-ok $? "cleanup removes the database and the directory prepare created"
+status_ok $? "cleanup removes the database and the directory prepare created"
 
 # ---- cleanup next to the user's files ------------------------------------------------------
 
@@ -473,13 +473,13 @@ is "$(ls -A "$db" | sort | tr '\n' ' ')" "myfile.txt notes outside-link " \
 is "$(cat "$db/myfile.txt")" "keep" "... the user's file with its content"
 is "$(cat "$db/notes/inner.txt")" "inner" "... a subdirectory with its content"
 [ -L "$db/outside-link" ] && [ "$(cat "$TEST_TMP/outside.txt")" = outside ]
-ok $? "... a symlink, and the file it points to"
+status_ok $? "... a symlink, and the file it points to"
 
 db="$TEST_TMP/plain"
 rk oltp_point_select --table-size=100 prepare
 rk oltp_point_select cleanup
 [ ! -e "$db" ]
-ok $? "cleanup of a directory holding only the database removes it"
+status_ok $? "cleanup of a directory holding only the database removes it"
 
 # A directory that existed (empty) before prepare: cleanup removes every file of the database,
 # those RocksDB wrote at each open too, and keeps the directory, saying so.

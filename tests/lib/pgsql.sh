@@ -30,7 +30,7 @@ pgsql_sandbox_start() {
     local why
     why=$(tail -n 5 "$log" | tr '\n' ' ')
     if [ "${CI:-}" = true ]; then
-      ok 1 "the PostgreSQL sandbox starts (CI must be able to run live tests): $why"
+      fail "the PostgreSQL sandbox starts (CI must be able to run live tests): $why"
     else
       skip "cannot start a PostgreSQL sandbox server: $why"
     fi
@@ -39,7 +39,7 @@ pgsql_sandbox_start() {
   fi
   if ! "$SB" --help | grep -q '^  pgsql - '; then
     if [ "${CI:-}" = true ]; then
-      ok 1 "the binary under test has the pgsql driver (CI builds it: install libpq-dev)"
+      fail "the binary under test has the pgsql driver (CI builds it: install libpq-dev)"
     else
       skip "$SB was built without the pgsql driver (install libpq-dev and reconfigure)"
     fi

@@ -54,7 +54,7 @@ compare_prepare() {   # compare_prepare WORKLOAD TABLES OPTIONS...
       [ "$(create_of ours "sbtest$t")" = "$(create_of ref "sbtest$t")" ] || same=1
       [ "$(sql "SELECT COUNT(*) FROM ours.sbtest$t")" = "$(sql "SELECT COUNT(*) FROM ref.sbtest$t")" ] || same=1
     done
-    ok $same "$w prepare $*: SHOW CREATE TABLE and row counts equal the reference's"
+    status_ok $same "$w prepare $*: SHOW CREATE TABLE and row counts equal the reference's"
     r "$w" --tables="$tables" "$@" cleanup
   else
     skip "no reference sysbench at $REF_SB"

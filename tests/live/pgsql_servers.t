@@ -17,7 +17,7 @@ second=$(mktemp -d /tmp/sbp.XXXXXX)
 trap '"$SRCDIR/scripts/pgsql-sandbox.sh" stop "$second" --remove >/dev/null 2>&1; _pgsql_sandbox_cleanup' EXIT
 second_port=$("$SRCDIR/scripts/pgsql-sandbox.sh" start "$second" 2>/dev/null)
 if [ -z "$second_port" ]; then
-  ok 1 "a second sandbox starts"
+  fail "a second sandbox starts"
 fi
 
 write where.lua <<'EOF2'

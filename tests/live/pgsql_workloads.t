@@ -59,7 +59,7 @@ compare_prepare() {   # compare_prepare WORKLOAD TABLES OPTIONS...
       [ "$(describe ours "sbtest$t")" = "$(describe ref "sbtest$t")" ] || same=1
       [ "$(rows_digest ours "sbtest$t")" = "$(rows_digest ref "sbtest$t")" ] || same=1
     done
-    ok $same "$w prepare $*: tables (\\d) identical to 1.0.20's, rows alike (count, ids, lengths, k's range)"
+    status_ok $same "$w prepare $*: tables (\\d) identical to 1.0.20's, rows alike (count, ids, lengths, k's range)"
     # our additions (the size report) go by the rules of tests/compat/differences.txt
     is "$(printf '%s\n' "$ours_out" | compat_apply_rules ours "" | grep -v '^sysbench ' | grep .)" \
        "$(printf '%s\n' "$out" | grep -v '^sysbench ' | grep .)" \

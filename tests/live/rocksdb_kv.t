@@ -47,7 +47,7 @@ EOF
 kv "$TEST_TMP/api.lua" prepare
 is "$rc" 0 "prepare of a script creates the database directory"
 [ -f "$db/SYSBENCH-CREATED" ] && [ -f "$db/CURRENT" ]
-ok $? "the new directory holds a RocksDB database and our marker file"
+status_ok $? "the new directory holds a RocksDB database and our marker file"
 kv "$TEST_TMP/api.lua" api
 is "$rc" 0 "the key-value API script runs"
 like "$out" "get	2	nil" "kv_get returns the value, and nil for a missing key"
@@ -162,7 +162,7 @@ like "$out" "OK	sbtest1: 20000 rows" "... and leaves the existing data untouched
 kv "$TEST_TMP/load.lua" cleanup
 is "$rc" 0 "cleanup drops the tables"
 [ ! -e "$db" ]
-ok $? "cleanup removes the directory it created once no table is left"
+status_ok $? "cleanup removes the directory it created once no table is left"
 
 # A directory we did not create is never removed, only the files of the database.
 mkdir -p "$TEST_TMP/own"
@@ -189,7 +189,7 @@ kv "$TEST_TMP/count.lua" run --events=1 --threads=3 --rocksdb-options-file="$TES
 is "$rc/$out" "1/FATAL: Invalid value for --rocksdb-options-file: $TEST_TMP/no-such-file (expected the path of a readable RocksDB OPTIONS file)" \
   "an OPTIONS file that cannot be read: one line, before anything runs"
 [ ! -e "$db" ]
-ok $? "... without creating a directory"
+status_ok $? "... without creating a directory"
 
 mkdir -p "$TEST_TMP/notdb"; echo hello > "$TEST_TMP/notdb/file.txt"
 db="$TEST_TMP/notdb"

@@ -13,7 +13,7 @@ dir=$(mktemp -d /tmp/sbtidb.XXXXXX)
 trap '"$sandbox" stop "$dir" --remove >/dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
 if ! "$sandbox" start "$dir" >"$TEST_TMP/start.log" 2>&1; then
   if [ "${CI:-}" = true ]; then
-    ok 1 "a private MariaDB starts (see the log below)"; cat "$TEST_TMP/start.log" | sed 's/^/# /'
+    fail "a private MariaDB starts (see the log below)"; cat "$TEST_TMP/start.log" | sed 's/^/# /'
   else
     skip "cannot start a private MariaDB: $(tail -1 "$TEST_TMP/start.log")"
   fi

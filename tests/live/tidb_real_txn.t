@@ -47,7 +47,7 @@ if "$SRCDIR/scripts/mariadb-sandbox.sh" start "$mariadb_dir" >"$TEST_TMP/mariadb
        "... saying which server and what to use"
   unlike "$out" "TiDB servers:" "... before running anything"
 elif [ "${CI:-}" = true ]; then
-  ok 1 "a MariaDB sandbox starts: $(tail -1 "$TEST_TMP/mariadb.log")"
+  fail "a MariaDB sandbox starts: $(tail -1 "$TEST_TMP/mariadb.log")"
 else
   skip "cannot start a MariaDB sandbox: $(tail -1 "$TEST_TMP/mariadb.log")"
 fi

@@ -67,7 +67,7 @@ is "$rc" 0 "tidb-bench: prepare with its config (db-driver=tidb) and its oltp_co
 like "$out" "^tidb-bench oltp_common$" "... the module in the working directory is the one loaded"
 first_index=$(line_of "$out" "^Creating a secondary index on 'sbtest1'")
 first_insert=$(line_of "$out" "^Inserting 2000 records into 'sbtest1'")
-ok "$([ "$first_index" -gt 0 ] && [ "$first_index" -lt "$first_insert" ]; echo $?)" \
+status_ok "$([ "$first_index" -gt 0 ] && [ "$first_index" -lt "$first_insert" ]; echo $?)" \
    "... the index on k is created before the rows are loaded"
 ddl_rows() {   # rows the add-index jobs of database $1 had to backfill, per table
   tsql "ADMIN SHOW DDL JOBS 100 WHERE db_name = '$1' AND job_type = 'add index'" |
