@@ -90,8 +90,6 @@ static int read_stream(FILE *f, script_source *out)
   if (len >= 2 && buf[0] == '#' && buf[1] == '!')
     for (size_t i = 0; i < len && buf[i] != '\n'; i++)
       buf[i] = ' ';
-  if (len >= 2 && buf[0] == ' ' && buf[1] == ' ')
-    buf[0] = '-', buf[1] = '-';
   return 0;
 }
 

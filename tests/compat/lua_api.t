@@ -18,6 +18,14 @@ LUA
 same "a histogram script from stdin (global h)" --stdin hist.lua --
 same "the same from stdin with '-'" --stdin hist.lua -- -
 same "the same from a file, no command" --file hist.lua -- hist.lua
+# A script indented as in a shell script's here-document: its first line is code too.
+sed 's/^/  /' "$TEST_TMP/hist.lua" > "$TEST_TMP/hist_indented.lua"
+same "a histogram script from stdin, every line indented by two spaces" --stdin hist_indented.lua --
+same "the same from a file" --file hist_indented.lua -- hist_indented.lua
+for indent in ' ' '  ' '   ' "$(printf '\t')"; do
+  printf '%sx = 1\nprint(x)\n' "$indent" > "$TEST_TMP/indent.lua"
+  same "a first line indented by '$indent' runs (stdin)" --stdin indent.lua --
+done
 
 write hello.lua <<'LUA'
 print("hello from " .. tostring(sysbench.cmdline.command))
