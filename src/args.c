@@ -287,6 +287,9 @@ int args_parse(int argc, char *argv[], parsed_args *out)
       fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or "
               "path on the command line without any options.\n");
       out->testname = value ? argv[i] + 7 : NULL;
+      /* scripts read it as sysbench.opt.test, as in 1.0.20 */
+      if (value != NULL)
+        rc = set_one(name, value, false, NULL);
     } else {
       rc = set_one(name, value, false, NULL);
     }

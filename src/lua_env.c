@@ -300,7 +300,8 @@ static void push_run_value(lua_State *L, sb_option *opt, const run_config *cfg)
 
 /* sysbench.opt = every option, as the run of `cfg` uses it; scripts that declare no options
    also see them as globals (1.0's legacy API), except where that would overwrite one of
-   their functions. */
+   their functions. The deprecated --test is sysbench.opt.test only when given, and never
+   the global: that is the script's path (sysbench.compat), as in 1.0.20. */
 static void export_options(lua_State *L, const run_config *cfg)
 {
   bool legacy = declared_args == NULL;
@@ -309,6 +310,14 @@ static void export_options(lua_State *L, const run_config *cfg)
   lua_newtable(L);
   for (size_t i = 0; i < options_count(); i++) {
     sb_option *opt = options_at(i);
+    if (strcmp(option_name(opt), "test") == 0) {
+      if (option_given(opt))
+        push_option_value(L, opt);
+      else
+        lua_pushnil(L);
+      lua_setfield(L, -2, "test");
+      continue;
+    }
     push_run_value(L, opt, cfg);
     lua_setfield(L, -2, option_name(opt));
     if (legacy && !global_is_function(L, option_name(opt))) {
