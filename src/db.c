@@ -154,17 +154,6 @@ int db_driver_family(db_driver *drv)
   return drv != NULL && drv->def->family == DB_FAMILY_KV ? 1 : 0;
 }
 
-/* For error messages: the text a statement last sent (with the values filled in when it is
-   emulated on the client), or its prepared text. */
-const char *db_statement_text(db_stmt *stmt)
-{
-  if (stmt == NULL || stmt->query == NULL)
-    return "";
-  if (stmt->emulated && stmt->emulation_buffer != NULL)
-    return stmt->emulation_buffer;
-  return stmt->query;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Connections                                                                                */
 /* ------------------------------------------------------------------------------------------ */
@@ -334,6 +323,8 @@ int db_connection_reconnect(db_conn *con)
   return rc;
 }
 
+static int close_statement(db_stmt *stmt);
+
 void db_connection_free(db_conn *con)
 {
   if (con == NULL)
@@ -343,7 +334,7 @@ void db_connection_free(db_conn *con)
      one of them: it goes first. */
   free_results_internal(con);
   while (con->statements != NULL)
-    db_close(con->statements);
+    close_statement(con->statements);
   close_connection(con);
   free(con->connect_error);
   free(con->bulk_buffer);
@@ -561,12 +552,20 @@ static void reset_result(db_conn *con, db_stmt *stmt)
   con->statement_kind = stmt != NULL ? stmt->kind : SB_CNT_STMT_OTHER;
 }
 
+/* 1.0.20's ALERT when the script uses a closed connection; true when `con` is closed. */
+static bool connection_closed(const db_conn *con)
+{
+  if (con->state != DB_CONN_INVALID)
+    return false;
+  log_text(LOG_ALERT, "attempt to use an already closed connection");
+  return true;
+}
+
 static bool connection_usable(db_conn *con)
 {
   if (con == NULL)
     return false;
-  if (con->state == DB_CONN_INVALID) {
-    log_text(LOG_ALERT, "attempt to use an already closed connection");
+  if (connection_closed(con)) {
     db_set_api_error(con);
     return false;
   }
@@ -633,12 +632,17 @@ int db_stream_in(db_conn *con, const char *statement, size_t len, db_stream_fill
   return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
+/* The next row of a result set; the script's misuses get 1.0.20's ALERTs, in its order. */
 db_row_t *db_fetch_row(db_result *rs)
 {
-  if (rs == NULL || rs->connection == NULL)
+  if (rs == NULL || rs->connection == NULL || connection_closed(rs->connection))
     return NULL;
   if (rs->connection->state != DB_CONN_RESULT_SET) {
     log_text(LOG_ALERT, "attempt to fetch row from an invalid result set");
+    return NULL;
+  }
+  if (rs->nrows == 0 || rs->nfields == 0) {
+    log_text(LOG_ALERT, "attempt to fetch row from an empty result set");
     return NULL;
   }
   db_conn *con = rs->connection;
@@ -682,6 +686,8 @@ int db_free_results(db_result *rs)
 {
   if (rs == NULL || rs->connection == NULL)
     return 0;
+  if (connection_closed(rs->connection))
+    return 1;
   if (rs->connection->state != DB_CONN_RESULT_SET) {
     log_text(LOG_ALERT, "attempt to free an invalid result set");
     return 1;
@@ -826,10 +832,17 @@ db_result *db_execute(db_stmt *stmt)
   return finish(con, ops->execute(stmt, &con->rs));
 }
 
+/* A statement closed by the script: on a closed connection 1.0.20 only says so (the
+   statement goes with its connection). */
 int db_close(db_stmt *stmt)
 {
-  if (stmt == NULL)
+  if (stmt == NULL || connection_closed(stmt->connection))
     return 0;
+  return close_statement(stmt);
+}
+
+static int close_statement(db_stmt *stmt)
+{
   db_conn *con = stmt->connection;
   assert(con != NULL && (stmt->prev != NULL || con->statements == stmt));
   if (con->state == DB_CONN_RESULT_SET && con->rs.statement == stmt)
@@ -895,8 +908,11 @@ static int bulk_flush(db_conn *con)
   return con->bulk_uncommitted >= ROWS_BEFORE_COMMIT ? bulk_commit(con) : 0;
 }
 
+/* On a closed connection the bulk calls say so and return 0, as 1.0.20's did. */
 int db_bulk_insert_init(db_conn *con, const char *query, size_t len)
 {
+  if (con != NULL && connection_closed(con))
+    return 0;
   if (con == NULL || bulk_reserve(con, len + 1) != 0)
     return 1;
   memcpy(con->bulk_buffer, query, len);
@@ -908,8 +924,14 @@ int db_bulk_insert_init(db_conn *con, const char *query, size_t len)
 
 int db_bulk_insert_next(db_conn *con, const char *values, size_t len)
 {
-  if (con == NULL || con->bulk_prefix_len == 0)
+  if (con == NULL)
     return 1;
+  if (connection_closed(con))
+    return 0;
+  if (con->bulk_prefix_len == 0) {
+    log_text(LOG_ALERT, "attempt to call bulk_insert_next() before bulk_insert_init()");
+    return 1;
+  }
   if (con->bulk_values > 0 && con->bulk_size + len + 1 > BULK_PACKET_SIZE && bulk_flush(con))
     return 1;
   if (bulk_reserve(con, con->bulk_size + len + 2) != 0)
@@ -921,10 +943,11 @@ int db_bulk_insert_next(db_conn *con, const char *values, size_t len)
   return 0;
 }
 
+/* Without a bulk_insert_init() there is nothing to send: done, as in 1.0.20. */
 int db_bulk_insert_done(db_conn *con)
 {
   if (con == NULL || con->bulk_prefix_len == 0)
-    return 1;
+    return 0;
   int rc = bulk_flush(con);
   if (rc == 0)
     rc = bulk_commit(con);

@@ -21,7 +21,6 @@
 db_driver *db_create(const char *name);
 int db_destroy(db_driver *drv);
 int db_driver_family(db_driver *drv);          /* 0 SQL, 1 KV */
-const char *db_statement_text(db_stmt *stmt);
 
 /* A connection counting for worker `w` (its statements, errors and reconnects go into w's
    counters); when it cannot be made, NULL and why in `why` ("" when the driver logged the

@@ -106,6 +106,10 @@ con:disconnect()
 con:disconnect()
 print("after")'
 
+sql "CREATE TABLE IF NOT EXISTS sbtest.t2 (a INT)"
+. "$SRCDIR/tests/lib/sql_api_cases.sh"
+sql_api_result_cases case_cmd
+
 # What 1.0.20 crashes on (SIGSEGV), ours reports: ours alone (differences.txt: no-crash-on-misuse)
 declared no-crash-on-misuse fetch-prepared-rows
 ours_cmd() {   # ours_cmd NAME BODY: the body as command 'go' through our binary alone
@@ -128,10 +132,13 @@ like "$out" "ALERT: attempt to use an already closed statement" \
    "executing a closed statement: an ALERT line (1.0.20: SIGSEGV)"
 like "$out" "function failed: [^ ]*o.lua:5: SQL API error$" "... and the script's 'SQL API error'"
 is "$rc" 1 "... exit 1"
-ours_cmd "query UPDATE result" 'local con = sysbench.sql.driver():connect()
+ours_cmd "use the result of an UPDATE" 'local con = sysbench.sql.driver():connect()
 local rs = con:query("UPDATE t SET v = v + 0 WHERE id < 4")
-print(rs)'
-is "$rc:$out" "0:nil" "a query without a result set returns nil (1.0.20: a NULL pointer that crashes when used)"
+print(rs, rs.nrows, rs.nfields, rs:fetch_row(), rs:free())
+rs = con:prepare("UPDATE t SET v = v + 0 WHERE id < 4"):execute()
+print(rs, rs.nrows, rs.nfields, rs:fetch_row(), rs:free())'
+is "$rc:$out" "$(printf '0:<sql_result>\t0\t0\tnil\ttrue\tdb_free_results() failed\n<sql_result>\t0\t0\tnil\ttrue\tdb_free_results() failed')" \
+   "the result of a statement without rows is an empty one (1.0.20: a NULL pointer that crashes when used)"
 ours_cmd "double param" 'local con = sysbench.sql.driver():connect()
 local st = con:prepare("SELECT ? + 1, ?")
 local d, s = st:bind_create(sysbench.sql.type.DOUBLE), st:bind_create(sysbench.sql.type.VARCHAR, 8)
