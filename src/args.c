@@ -13,6 +13,7 @@
 #include "args.h"
 #include "logger.h"
 #include "options.h"
+#include "output_mode.h"
 #include "printable.h"
 
 static const char *current_command;
@@ -61,8 +62,9 @@ static int set_one(const char *name, const char *value, bool from_config, const 
         return 0;
       }
     }
-    /* err is 1.0.20's line and a HINT line; say where a config file line came from. */
-    if (where != NULL)
+    /* err is 1.0.20's line and a HINT line; say where a config file line came from (not in
+       exact mode: 1.0.20's line alone) */
+    if (where != NULL && !output_exact())
       fprintf(stderr, "%s (%s)\n", err, where);
     else
       fprintf(stderr, "%s\n", err);
@@ -139,8 +141,10 @@ static int apply_config_line(char *text, const char *where)
   char shown[PRINTABLE_MAX];
 
   if (eq == NULL) {
-    fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where,
-            printable(text, shown, sizeof(shown)));
+    /* (1.0.20 skips such a line without a word) */
+    if (!output_exact())
+      fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where,
+              printable(text, shown, sizeof(shown)));
     return 0;
   }
   *eq = '\0';
@@ -196,7 +200,8 @@ static void report_unreadable(const char *path, int error)
   char shown[PRINTABLE_MAX];
 
   fprintf(stderr, "%s: %s\n", printable(path, shown, sizeof(shown)), strerror(error));
-  fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
+  if (!output_exact())
+    fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
 }
 
 static int read_config_file(const char *path)

@@ -21,6 +21,7 @@
 #include "db_emulate.h"
 #include "db_registry.h"
 #include "logger.h"
+#include "output_mode.h"
 #include "report.h"
 #include "results/environment.h"
 #include "runner.h"
@@ -111,8 +112,35 @@ static int init_driver_once(const db_driver_def *def)
   return rc;
 }
 
+/* --db-ps-mode is checked where 1.0.20 checks it, when the first driver is created: 1.0.20's
+   line (once, where each of its threads said it), and the hint after the lines of the
+   script's error that follows. True when the value is one it takes. */
+static bool ps_mode_valid(void)
+{
+  static int checked;            /* 0: not yet, 1: valid, -1: not (under init_mutex) */
+  static bool said;
+  pthread_mutex_lock(&init_mutex);
+  if (checked == 0) {
+    const char *mode = opt_string("db-ps-mode");
+    checked = mode != NULL && (strcmp(mode, "auto") == 0 || strcmp(mode, "disable") == 0)
+              ? 1 : -1;
+    if (checked < 0)
+      log_hint_at_end("--db-ps-mode expects auto or disable");
+  }
+  /* said once (exact mode: by each thread, as 1.0.20) */
+  if (checked < 0 && (!said || output_exact())) {
+    const char *mode = opt_string("db-ps-mode");
+    log_text(LOG_FATAL, "Invalid value for db-ps-mode: %s", mode ? mode : "");
+    said = true;
+  }
+  pthread_mutex_unlock(&init_mutex);
+  return checked > 0;
+}
+
 db_driver *db_create(const char *name)
 {
+  if (!ps_mode_valid())
+    return NULL;
   if (name == NULL || *name == '\0')
     name = opt_string("db-driver");
   if (name == NULL || *name == '\0') {
@@ -122,17 +150,18 @@ db_driver *db_create(const char *name)
   }
   const db_driver_def *def = db_registry_find(name);
   if (def == NULL) {
-    /* 1.0.20's line, once per run (every thread asks for the driver) */
+    /* 1.0.20's line, once per run (every thread asks for the driver; exact mode: each
+       thread says it, as in 1.0.20) */
     static int reported;
-    if (__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0) {
+    if (__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0 || output_exact()) {
       char known[256] = "";
       for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++) {
         strncat(known, known[0] ? ", " : "", sizeof(known) - strlen(known) - 1);
         strncat(known, (*d)->name, sizeof(known) - strlen(known) - 1);
       }
       log_text(LOG_FATAL, "invalid database driver name: '%s'", name);
-      log_text(LOG_NOTICE, "HINT: the drivers compiled in are %s (sysbench --help lists them)",
-               known[0] ? known : "none");
+      log_hint_at_end("--db-driver expects one of the drivers compiled in: %s",
+                      known[0] ? known : "none");
     }
     return NULL;
   }
@@ -175,7 +204,8 @@ static void forget_connect_error(db_conn *con)
 bool db_connect_failure_first(void)
 {
   static int reported;
-  return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0;
+  /* exact mode: every thread's lines, as 1.0.20 prints them */
+  return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0 || output_exact();
 }
 
 void db_connect_error_logged(db_conn *con)
@@ -972,7 +1002,7 @@ void db_report_cumulative(sb_stat_t *stat, const report_layout *layout)
   if (db_used())
     report_cumulative_sql(stat);
   report_cumulative_general(stat, layout);
-  if (db_used())
+  if (db_used() && !output_exact())
     report_cumulative_sql_details(stat);
   for (int i = 0; i < initialized_count; i++)
     if (initialized[i]->ops->report_cumulative != NULL)

@@ -77,7 +77,8 @@ void db_set_connect_error(db_conn *con, const char *fmt, ...)
 /* The driver logged the reason itself, as 1.0.20 did: the script's error then adds none. */
 void db_connect_error_logged(db_conn *con);
 /* True for the first caller in the run: a driver prints why a connection failed only then
-   (every thread of a run whose server is down would say the same). */
+   (every thread of a run whose server is down would say the same); in exact mode for every
+   caller, as 1.0.20 says it in every thread. */
 bool db_connect_failure_first(void);
 
 /* Set the connection's error: its class and fields (the texts are copied into the

@@ -23,6 +23,7 @@
 #include "lua_env.h"
 #include "lua_state.h"
 #include "options.h"
+#include "output_mode.h"
 #include "printable.h"
 #include "rand.h"
 #include "report.h"
@@ -362,6 +363,15 @@ int sb_lua_set_test_args(sb_arg_t *args, size_t len)
   return 0;
 }
 
+/* An option of the script that 1.0.20's version of it lacks (the bundled workloads'):
+   --help lists it after 1.0.20's, and not in exact mode (option_decl.added). */
+void sb_lua_mark_added_option(const char *name)
+{
+  for (option_decl *d = declared_args; d != NULL && d->name != NULL; d++)
+    if (strcmp(d->name, name) == 0)
+      d->added = true;
+}
+
 void sb_print_test_options(void)
 {
   if (declared_args != NULL)
@@ -429,7 +439,7 @@ static int op_thread_init(worker *w)
   lua_pushnumber(L, w->id);
   if (lua_pcall(L, 1, 0, 0) == 0)
     return 0;
-  if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0)
+  if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0 || output_exact())
     log_text(LOG_FATAL, "`thread_init' function failed: %s", lua_state_error_text(L, -1));
   lua_pop(L, 1);
   return -1;
@@ -589,6 +599,36 @@ static bool cmdline_predicate(lua_State *L, const char *fn, const char *command)
 bool lua_custom_command_defined(const char *command)
 {
   return cmdline_predicate(main_state, "command_defined", command);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+size_t lua_custom_command_names(const char **names, size_t max)
+{
+  /* the names stay referenced by the commands table, which lives as long as the state */
+  lua_State *L = main_state;
+  size_t n = 0;
+
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, "commands");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+      if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
+        if (n < max)
+          names[n] = lua_tostring(L, -2);
+        n++;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 3);
+  qsort(names, n < max ? n : max, sizeof(*names), compare_names);
+  return n;
 }
 
 /* sysbench.cmdline.call_command(name) in L: 0 when the command succeeded. */

@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "logger.h"
+#include "output_mode.h"
 #include "rand.h"
 #include "report.h"
 #include "results/output.h"
@@ -571,14 +572,16 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
 
   install_signal_handlers();
   rc = run_workers(r);
+  bool stopped_by_error = runner_failed();
   if (rc == 0) {
     log_text(LOG_INFO, "Done.\n");
     if (ops->cleanup != NULL && ops->cleanup() != 0)
       runner_fail();
   }
   /* A run stopped by an error (a fatal SQL error, a full --rate queue) still reports what
-     ran until then, after the error's own message; the exit code says it failed. */
-  if (rc == 0) {
+     ran until then, after the error's own message; the exit code says it failed. 1.0.20
+     prints no report then, nor does the exact-output mode. */
+  if (rc == 0 && !(stopped_by_error && output_exact())) {
     report_cumulative(r, REPORT_FINAL, main);
     if (r->interrupted_by)
       log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "
