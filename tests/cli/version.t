@@ -17,8 +17,11 @@ like "$identity" "^$name $version \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$" \
      "... then this program's name, version and commit"
 is "$(printf '%s\n' "$out" | wc -l | tr -d ' '):$rc" "2:0" "... two lines, exit 0"
 if git -C "$SRCDIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  head=$(git -C "$SRCDIR" rev-parse --short=12 HEAD)
-  like "$identity" "\(commit $head(-dirty)?\)$" "... the commit is the source tree's HEAD"
+  # (the binary's commit is the one it was built from: HEAD, or before a later commit that
+  # changed no source, an earlier one with -dirty)
+  built=$(printf '%s\n' "$identity" | sed -n 's/.*(commit \([0-9a-f]*\)\(-dirty\)\{0,1\})$/\1/p')
+  git -C "$SRCDIR" merge-base --is-ancestor "$built" HEAD 2>/dev/null
+  ok $? "... the commit is one of the source tree's history ($built)"
 else
   skip "the source tree is not a git checkout"
 fi
