@@ -123,6 +123,8 @@ void log_flush(void)
 
 /* The hint's text into buf; false in exact mode, where no hint is printed. */
 static bool format_hint(char *buf, size_t len, const char *fmt, va_list ap)
+  __attribute__((format(printf, 3, 0)));
+static bool format_hint(char *buf, size_t len, const char *fmt, va_list ap)
 {
   if (output_exact())
     return false;
