@@ -3,7 +3,7 @@
 # reference sysbench 1.0.20 and to fio, on the same files with the same pattern, in rotating runs.
 #
 #   bash bench/fileio.sh [--rounds N] [--time T] [--size SIZE] [--dir DIR] [--only buffered|direct]
-#                        [--sb PATH] [--ref PATH]
+#                        [--rw] [--files N] [--sb PATH] [--ref PATH]
 #
 # One set of --file-num=4 test files of SIZE in all (default 2G), prepared once by our binary
 # in DIR (default: a new directory under /tmp; it must allow O_DIRECT), then for every case
@@ -18,6 +18,12 @@
 # then per case the medians of ops/s and ops per CPU-second and the ratios ours/1.0.20 and
 # ours/fio, and ends with one summary line per case next to the goals (>= 1.0x of 1.0.20,
 # >= 0.9x of fio). It never fails on a figure.
+#
+# --rw runs instead rndrw 16K x sync / async x buffered / direct with sysbench's own fsync
+# defaults (an fsync of every file each 100 requests, and at the end) on --files files
+# (default 128, sysbench's own): ours against 1.0.20 only (fio has no such fsync rounds),
+# ops/s being reads/s; each case also gives both tools' median fsyncs per read, which is
+# what sets reads/s there.
 #
 # Where the page cache makes a case meaningless for the disk, the summary says so: buffered
 # reads of files that fit in memory come from the page cache (the figure is the tool's cost per
@@ -38,17 +44,21 @@ seconds=4
 size=2G
 dir=""
 only=""
-files=4
+files=""
 backlog=128
+rw=0
 
-bench_options "rounds=rounds time=seconds size=size dir=dir only=only sb=sb ref=ref" "$@"
+bench_options "rounds=rounds time=seconds size=size dir=dir only=only sb=sb ref=ref
+               files=files rw:rw=1" "$@"
+[ -n "$files" ] || { files=4; [ "$rw" = 1 ] && files=128; }
+[[ $files =~ ^[1-9][0-9]*$ ]] || bench_die "--files '$files': expected a whole number >= 1"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || bench_die "--rounds '$rounds': expected a whole number >= 1"
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || bench_die "--time '$seconds': expected whole seconds >= 1"
 [[ $size =~ ^[1-9][0-9]*[KMG]$ ]] || bench_die "--size '$size': expected a size such as 512M or 2G"
 case $only in "" | buffered | direct) ;; *) bench_die "--only '$only': expected buffered or direct" ;; esac
 
 [ "$ref" != /usr/bin/sysbench ] || [ -x "$ref" ] || bench_need_debs sysbench
-command -v fio >/dev/null || bench_need_debs fio
+[ "$rw" = 1 ] || command -v fio >/dev/null || bench_need_debs fio
 bench_need_time
 bench_check_pair "$sb" "$ref"
 
@@ -76,8 +86,8 @@ python3 -c "import os; os.close(os.open('$dir/test_file.0', os.O_RDONLY | os.O_D
 
 sysbench_args() {   # the case's sysbench options
   local args=(fileio --file-num=$files --file-total-size="$size" --file-test-mode="$c_mode"
-              --file-block-size="$c_bs" --file-io-mode="$c_io" --file-fsync-freq=0
-              --file-fsync-end=off --time="$seconds")
+              --file-block-size="$c_bs" --file-io-mode="$c_io" --time="$seconds")
+  [ "$c_mode" = rndrw ] || args+=(--file-fsync-freq=0 --file-fsync-end=off)
   [ "$c_io" = async ] && args+=(--file-async-backlog=$backlog)
   [ "$c_cache" = direct ] && args+=(--file-extra-flags=direct)
   printf '%s\n' "${args[@]}" run
@@ -111,6 +121,11 @@ run_once() {
       [ "$c_mode" = rndwr ] && label="writes/s:"
       ops=$(awk -v l="$label" '$1 == l { print $2; found = 1; exit } END { exit !found }' \
             "$work/out") || bench_die "no '$label' line in the output of $side on $c_name"
+      if [ "$c_mode" = rndrw ]; then
+        local fsyncs
+        fsyncs=$(awk '$1 == "fsyncs/s:" { print $2 }' "$work/out")
+        eval "${side}_fpr+=(\"\$(bench_div \"\$fsyncs\" \"\$ops\")\")"
+      fi
       ;;
     fio)
       mapfile -t args < <(fio_args)
@@ -150,8 +165,13 @@ summaries=()
 run_case() {
   c_mode=$1 c_bs=$2 c_io=$3 c_cache=$4
   c_name="$c_mode $c_bs $c_io $c_cache"
-  ours_ops=() ours_cpu=() ref_ops=() ref_cpu=() fio_ops=() fio_cpu=()
+  ours_ops=() ours_cpu=() ref_ops=() ref_cpu=() fio_ops=() fio_cpu=() ours_fpr=() ref_fpr=()
   printf '\n== %s ==\n' "$c_name"
+  if [ "$c_mode" = rndrw ]; then
+    bench_rotate "$rounds" run_once ours ref
+    run_rw_summary
+    return
+  fi
   bench_rotate "$rounds" run_once ours ref fio
 
   local m_ours m_ref m_fio c_ours c_ref c_fio r_ref r_fio rc_ref verdict
@@ -178,9 +198,33 @@ run_case() {
     "$(cache_note)")")
 }
 
-printf 'fileio: ours %s vs sysbench 1.0.20 %s vs %s\n' "$sb" "$ref" "$(fio --version)"
-printf '%s rounds x %s s per run, rotating (ours ref fio, ref fio ours, ...); %s files of %s in all in %s (%s)\n' \
-  "$rounds" "$seconds" "$files" "$size" "$dir" "$(findmnt -n -o FSTYPE,SOURCE -T "$dir" | tr -s ' ')"
+# The summary of an rndrw case: ours against 1.0.20, reads/s and fsyncs per read.
+run_rw_summary() {
+  local m_ours m_ref c_ours c_ref f_ours f_ref r_ref
+  m_ours=$(bench_median "${ours_ops[@]}"); c_ours=$(bench_median "${ours_cpu[@]}")
+  m_ref=$(bench_median "${ref_ops[@]}");   c_ref=$(bench_median "${ref_cpu[@]}")
+  f_ours=$(bench_median "${ours_fpr[@]}"); f_ref=$(bench_median "${ref_fpr[@]}")
+  r_ref=$(bench_ratio "$m_ours" "$m_ref")
+  printf '\n  %-16s %12s %14s %14s\n' "median of $rounds" "reads/s" "reads/CPU-s" "fsyncs/read"
+  printf '  %-16s %12s %14s %14.3f\n' ours "$(bench_si "$m_ours")" "$(bench_si "$c_ours")" "$f_ours"
+  printf '  %-16s %12s %14s %14.3f\n' "sysbench 1.0.20" "$(bench_si "$m_ref")" \
+    "$(bench_si "$c_ref")" "$f_ref"
+  printf '  %-16s %12s %14s\n' "ours/1.0.20" "$r_ref" "$(bench_ratio "$c_ours" "$c_ref")"
+  local verdict="met"
+  bench_at_least "${r_ref%x}" "$goal_ref" || verdict="NOT met"
+  local line='%-26s ours/1.0.20 %s (ours %s reads/s), fsyncs per read ours %.3f, 1.0.20 %.3f'
+  summaries+=("$(printf "$line  [goal >= %sx: %s]" "$c_name:" "$r_ref" "$(bench_si "$m_ours")" \
+    "$f_ours" "$f_ref" "$goal_ref" "$verdict")")
+}
+
+if [ "$rw" = 1 ]; then
+  printf 'fileio: ours %s vs sysbench 1.0.20 %s, rndrw with fsync rounds\n' "$sb" "$ref"
+else
+  printf 'fileio: ours %s vs sysbench 1.0.20 %s vs %s\n' "$sb" "$ref" "$(fio --version)"
+fi
+printf '%s rounds x %s s per run, each round starting with the next tool; ' "$rounds" "$seconds"
+printf '%s files of %s in all in %s (%s)\n' "$files" "$size" "$dir" \
+  "$(findmnt -n -o FSTYPE,SOURCE -T "$dir" | tr -s ' ')"
 printf '%s CPUs, %s GiB of memory; load average at start: %s\n' "$(nproc)" \
   "$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -190,6 +234,12 @@ caches=(buffered direct)
 for cache in "${caches[@]}"; do
   # Buffered reads are meant to hit the page cache: read the files into it once.
   [ "$cache" = buffered ] && cat "$dir"/test_file.* >/dev/null
+  if [ "$rw" = 1 ]; then
+    for io in sync async; do
+      run_case rndrw 16K "$io" "$cache"
+    done
+    continue
+  fi
   for mode in rndrd rndwr; do
     for bs in 4K 16K; do
       for io in sync async; do

@@ -18,6 +18,12 @@
 
 static const char *current_command;
 
+/* Warnings about config-file lines, said after the header like 1.0.20's warnings
+   (args_print_config_warnings()) rather than while the files are read, before it. */
+#define CONFIG_WARNINGS_MAX 32
+static char *config_warnings[CONFIG_WARNINGS_MAX];
+static size_t config_warning_count;
+
 /* Boolean options given a value that is not a boolean. 1.0.20 does not take such an argument
    as the option at all and reports it with the unknown ones, once the test is loaded. */
 #define REJECTED_FLAGS_MAX 64
@@ -34,16 +40,29 @@ void args_forget(void)
   for (size_t i = 0; i < rejected_flag_count; i++)
     free(rejected_flags[i]);
   rejected_flag_count = 0;
+  for (size_t i = 0; i < config_warning_count; i++)
+    free(config_warnings[i]);
+  config_warning_count = 0;
   current_command = NULL;
 }
 
-static int set_one(const char *name, const char *value, bool from_config, const char *where)
+void args_print_config_warnings(void)
+{
+  for (size_t i = 0; i < config_warning_count; i++) {
+    log_text(LOG_WARNING, "%s", config_warnings[i]);
+    free(config_warnings[i]);
+  }
+  config_warning_count = 0;
+}
+
+/* `where`: "config file 'F' line N" for a config file's line, NULL for the command line. */
+static int set_one(const char *name, const char *value, const char *where)
 {
   char err[512];
   sb_option *opt = options_find(name);
 
   if (opt == NULL || option_is_pending(opt)) {
-    if (options_add_pending(name, value, from_config) == NULL) {
+    if (options_add_pending(name, value, where) == NULL) {
       fprintf(stderr, "out of memory\n");
       return -1;
     }
@@ -141,10 +160,12 @@ static int apply_config_line(char *text, const char *where)
   char shown[PRINTABLE_MAX];
 
   if (eq == NULL) {
-    /* (1.0.20 skips such a line without a word) */
-    if (!output_exact())
-      fprintf(stderr, "WARNING: %s: expected name=value, got '%s'; line ignored\n", where,
-              printable(text, shown, sizeof(shown)));
+    /* (1.0.20 skips such a line without a word: ours is an addition) */
+    char *warning = NULL;
+    if (!output_exact() && config_warning_count < CONFIG_WARNINGS_MAX &&
+        asprintf(&warning, "%s: expected name=value, got '%s'; line ignored", where,
+                 printable(text, shown, sizeof(shown))) >= 0)
+      config_warnings[config_warning_count++] = warning;
     return 0;
   }
   *eq = '\0';
@@ -165,7 +186,7 @@ static int apply_config_line(char *text, const char *where)
             where, printable(name, shown, sizeof(shown)));
     rc = -1;
   } else {
-    rc = set_one(name, value, true, where);
+    rc = set_one(name, value, where);
   }
   free(value);
   return rc;
@@ -294,9 +315,9 @@ int args_parse(int argc, char *argv[], parsed_args *out)
       out->testname = value ? argv[i] + 7 : NULL;
       /* scripts read it as sysbench.opt.test, as in 1.0.20 */
       if (value != NULL)
-        rc = set_one(name, value, false, NULL);
+        rc = set_one(name, value, NULL);
     } else {
-      rc = set_one(name, value, false, NULL);
+      rc = set_one(name, value, NULL);
     }
     free(name);
     if (rc != 0)
@@ -305,7 +326,30 @@ int args_parse(int argc, char *argv[], parsed_args *out)
   return 0;
 }
 
-int args_check_pending(bool accept_unknown)
+/* A config file's name that no component declared: a Lua test says 1.0.20's line for it, then
+   where it came from; a compiled-in test, for which 1.0.20 says nothing, our line. */
+static void warn_unused_config_name(const sb_option *opt, bool lua_test)
+{
+  char buf[PRINTABLE_MAX], name[PRINTABLE_MAX];
+  const char *shown = printable(option_given_name(opt), buf, sizeof(buf));
+
+  if (!lua_test) {
+    log_text(LOG_WARNING, "%s sets '%s', which this test does not use; ignored",
+             option_config_origin(opt), shown);
+    return;
+  }
+  /* 1.0.20 names it with '_' for '-', once per Lua state; here once */
+  snprintf(name, sizeof(name), "%s", shown);
+  for (char *p = name; *p != '\0'; p++)
+    if (*p == '-')
+      *p = '_';
+  log_text(LOG_WARNING, "Global option '%s' will not be exported, because the type is unknown",
+           name);
+  log_text(LOG_NOTICE, "HINT: %s sets '%s', which this test does not declare (its help "
+           "command lists those it does)", option_config_origin(opt), shown);
+}
+
+int args_check_pending(bool accept_unknown, bool lua_test)
 {
   int rc = 0;
   char shown[PRINTABLE_MAX], shown_value[PRINTABLE_MAX];
@@ -321,17 +365,14 @@ int args_check_pending(bool accept_unknown)
   if (rc != 0)
     return rc;
 
-  if (accept_unknown) {
+  if (accept_unknown)
     options_accept_pending();
-    return 0;
-  }
   for (size_t i = 0; i < options_count(); i++) {
     sb_option *opt = options_at(i);
     if (!option_is_pending(opt))
       continue;
-    if (option_from_config(opt)) {
-      log_text(LOG_WARNING, "the config file sets '%s', which this test does not use; ignored",
-               printable(option_name(opt), shown, sizeof(shown)));
+    if (option_config_origin(opt) != NULL) {
+      warn_unused_config_name(opt, lua_test);
       continue;
     }
     const char *text = option_text(opt);

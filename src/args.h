@@ -20,10 +20,15 @@ int args_parse(int argc, char *argv[], parsed_args *out);
 int args_read_config_file(const char *path);
 
 /* After the test declared its options: options the user gave that nobody declared are an
-   error on the command line ("invalid option: --x") and a warning from a config file. With
-   accept_unknown (a Lua script declaring no options, 1.0's legacy mode) they are all kept as
-   string options instead. */
-int args_check_pending(bool accept_unknown);
+   error on the command line ("invalid option: --x") and a warning from a config file, which
+   names the file and line (for a Lua test after 1.0.20's own line, "Global option 'x' will
+   not be exported, because the type is unknown"); such a value is not used. With
+   accept_unknown (a Lua script declaring no options, 1.0's legacy mode) those of the command
+   line are kept as string options instead. */
+int args_check_pending(bool accept_unknown, bool lua_test);
+
+/* The warnings about config-file lines (a line without '='), after the header, once each. */
+void args_print_config_warnings(void);
 
 /* The command given on the command line ("prepare", "run", ...), or NULL. */
 const char *args_current_command(void);

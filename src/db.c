@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "db.h"
 #include "db_emulate.h"
 #include "db_registry.h"
@@ -472,17 +473,28 @@ static int reconnect_once(db_conn *con)
 
 /* After the connection was lost: reconnect until it works, backing off from 1 ms to 100 ms
    between attempts; give up only when the run is ending. Statements prepared before are
-   prepared again on their next execution (the generation). */
+   prepared again on their next execution (the generation). Attempts that fail while the run
+   goes on are an outage of the worker's (outage.h): counted, and reported with the time they
+   began; an attempt made as the run ends is not, unless an outage is in progress. */
 static bool reconnect_after_loss(db_conn *con)
 {
+  worker_outage *outage = &con->worker->stats.outage;
+  uint64_t lost_ns = clock_now_ns();
   useconds_t pause = 1000;
 
   for (;;) {
     if (reconnect_once(con) == 0) {
       con->generation++;
+      if (!con->worker->shared)
+        outage_reconnected(outage, clock_now_ns());
       return true;
     }
-    if (runner_failed() || runner_stopping())
+    bool ending = runner_failed() || runner_stopping();
+    if (!con->worker->shared && (!ending || outage_in_progress(outage))) {
+      worker_counter_add(con->worker, SB_CNT_RECONNECT_FAILED, 1);
+      outage_reconnect_failed(outage, lost_ns, db_connect_error(con));
+    }
+    if (ending)
       return false;
     usleep(pause);
     if (pause < 100000)
@@ -1004,6 +1016,8 @@ void db_report_cumulative(sb_stat_t *stat, const report_layout *layout)
   report_cumulative_general(stat, layout);
   if (db_used() && !output_exact())
     report_cumulative_sql_details(stat);
+  if (stat->outage != NULL)
+    report_outages(stat->outage);
   for (int i = 0; i < initialized_count; i++)
     if (initialized[i]->ops->report_cumulative != NULL)
       initialized[i]->ops->report_cumulative(stat);

@@ -136,13 +136,13 @@ int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_
 
 int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
                      int64_t first_id, int64_t last_id, uint64_t seed, const char *c_template,
-                     const char *pad_template)
+                     const char *pad_template, const char *marker)
 {
   const db_kv_ops *kv = kv_of(con);
   db_kv_table_spec spec = {
     .table = table, .rows = rows, .flags = flags, .slice = 0, .slices = 1,
     .c_template = c_template ? c_template : "", .pad_template = pad_template ? pad_template : "",
-    .first_id = first_id, .last_id = last_id, .seed = seed,
+    .first_id = first_id, .last_id = last_id, .seed = seed, .marker = marker,
   };
   if (kv == NULL || kv->load_range == NULL || !db_statement_start(con))
     return -1;
@@ -166,6 +166,16 @@ int db_kv_table_state(db_conn *con, uint32_t table)
     return -1;
   db_clear_error(con);
   return uncounted(con, kv->table_state(con, table));
+}
+
+int db_kv_table_record(db_conn *con, uint32_t table, db_kv_load_record *record)
+{
+  const db_kv_ops *kv = kv_of(con);
+  memset(record, 0, sizeof(*record));
+  if (kv == NULL || kv->table_record == NULL || !db_statement_start(con))
+    return -1;
+  db_clear_error(con);
+  return uncounted(con, kv->table_record(con, table, record));
 }
 
 int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *index)

@@ -26,7 +26,18 @@ typedef struct {
   int64_t first_id;            /* load_range */
   int64_t last_id;
   uint64_t seed;               /* the rows come from (seed, table, id) */
+  const char *marker;          /* load_range: what the table records while it is incomplete
+                                  (the seed and options of the load; NULL: just that) */
 } db_kv_table_spec;
+
+/* What a table records about its load (table_record). */
+typedef struct {
+  int state;                   /* KV_TABLE_* */
+  uint64_t rows;               /* complete: the rows its load wrote */
+  int seed_known;              /* complete: its record names the seed of its rows */
+  uint64_t seed;
+  char marker[256];            /* incomplete: the marker its load began with ("" if none) */
+} db_kv_load_record;
 
 /* What is there of a table (table_state). */
 #define KV_TABLE_ABSENT 0
@@ -54,6 +65,8 @@ struct db_kv_ops {
   int (*finish_table)(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags);
   /* KV_TABLE_ABSENT, _COMPLETE or _INCOMPLETE, or -1 on a read error. */
   int (*table_state)(db_conn *con, uint32_t table);
+  /* The state and what the table records about its load; 0, or -1 on a read error. */
+  int (*table_record)(db_conn *con, uint32_t table, db_kv_load_record *record);
   /* Bytes its rows and its index on k take in the files (estimates); -1 when unknown. */
   int (*table_sizes)(db_conn *con, uint32_t table, int64_t *data, int64_t *index);
   /* Rows (id, k) of an ID_K_ONLY table gathered in memory, then written in one go: the
@@ -89,9 +102,10 @@ int db_kv_bulk_flush(db_conn *con);
 int db_kv_check_table(db_conn *con, uint32_t table, char *report, size_t report_len);
 int db_kv_load_range(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags,
                      int64_t first_id, int64_t last_id, uint64_t seed, const char *c_template,
-                     const char *pad_template);
+                     const char *pad_template, const char *marker);
 int db_kv_finish_table(db_conn *con, uint32_t table, uint64_t rows, uint32_t flags);
 int db_kv_table_state(db_conn *con, uint32_t table);
+int db_kv_table_record(db_conn *con, uint32_t table, db_kv_load_record *record);
 int db_kv_table_sizes(db_conn *con, uint32_t table, int64_t *data, int64_t *index);
 db_result *db_kv_get(db_conn *con, const char *key, size_t klen, int for_update);
 db_result *db_kv_multi_get(db_conn *con, size_t n, const char *const *keys, const size_t *klens);

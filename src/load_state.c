@@ -38,7 +38,6 @@ static struct {
   uint32_t item_count, next_item;
   bool failed;
   uint64_t started_ns;
-  struct sigaction old_int, old_term;
 } st = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .changed = PTHREAD_COND_INITIALIZER,
@@ -47,14 +46,15 @@ static struct {
 static volatile sig_atomic_t interrupted_by;
 static void (*forced_exit_cleanup)(void);
 
-/* The first Ctrl-C (or SIGTERM) asks the threads to stop where they are; the progress
-   reporter makes sure the command ends within a second. A second one ends it at once. */
-static void on_signal(int sig)
+/* The signal policy's graceful stop (signals.h): the threads stop where they are, and the
+   progress reporter makes sure the command ends within a second. */
+static void stop_on_signal(int sig)
 {
-  if (interrupted_by != 0)
-    _exit(128 + sig);
-  interrupted_by = sig;
+  if (interrupted_by == 0)
+    interrupted_by = sig;
 }
+
+static const signal_owner load_signal_owner = { .stop = stop_on_signal };
 
 int64_t sb_load_block_rows(uint64_t rows)
 {
@@ -103,19 +103,6 @@ static int build_items(void)
   return 0;
 }
 
-static void install_signal_handlers(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  /* Calls the threads are blocked in go on: they look at the flag between blocks, and a
-     driver must not take an interrupted read for a lost connection. */
-  sa.sa_flags = SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  signal_catch(SIGINT, &sa, &st.old_int);
-  signal_catch(SIGTERM, &sa, &st.old_term);
-}
-
 int load_state_begin(int command, uint32_t tables, uint64_t rows, uint32_t threads,
                      bool *first)
 {
@@ -149,7 +136,8 @@ int load_state_begin(int command, uint32_t tables, uint64_t rows, uint32_t threa
   }
   st.started_ns = clock_now_ns();
   st.started = true;
-  install_signal_handlers();
+  signal_policy_install();
+  signal_policy_own(&load_signal_owner);
   pthread_mutex_unlock(&st.lock);
   *first = true;
   return 0;
@@ -301,8 +289,9 @@ bool load_state_started(void)
 
 void load_state_end(void)
 {
-  sigaction(SIGINT, &st.old_int, NULL);
-  sigaction(SIGTERM, &st.old_term, NULL);
+  /* Nothing left to stop gracefully: a copy of the request that comes now is still only that
+     copy, and any other signal ends the process as it would without a handler (signals.h). */
+  signal_policy_own(NULL);
 }
 
 void sb_load_table_rows_from(uint32_t table, uint64_t seed, bool resume)

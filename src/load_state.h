@@ -133,7 +133,7 @@ int64_t sb_load_block_rows(uint64_t rows);
    the first caller's. (sb_load_start, load_report.c, is what Lua calls.) */
 int load_state_begin(int command, uint32_t tables, uint64_t rows, uint32_t threads,
                      bool *first);
-/* Whether a command began; its end gives back the signal handlers it replaced. */
+/* Whether a command began; at its end it no longer owns SIGINT and SIGTERM (signals.h). */
 bool load_state_started(void);
 void load_state_end(void);
 

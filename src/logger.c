@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,14 @@ static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char last_line[LOG_LINE_MAX];
 static unsigned repeat_count;
 static int timestamp_decimals;
+
+/* log_once_begin(): hashes of the lines of once_level or worse printed since (a line beyond the
+   table is printed every time). */
+#define ONCE_LINES_MAX 128
+static bool once_open;
+static log_level once_level;
+static uint64_t once_lines[ONCE_LINES_MAX];
+static unsigned once_count;
 
 static const char *const level_prefix[] = {
   [LOG_FATAL] = "FATAL: ",
@@ -48,6 +57,49 @@ static void flush_repeats(void)
   repeat_count = 0;
 }
 
+/* FNV-1a of a line: two different lines with one hash are too rare to matter here. */
+static uint64_t line_hash(const char *line)
+{
+  uint64_t h = 14695981039346656037u;
+  for (const unsigned char *p = (const unsigned char *) line; *p != '\0'; p++)
+    h = (h ^ *p) * 1099511628211u;
+  return h;
+}
+
+/* Caller holds log_mutex. Was `line` printed already since log_once_begin()? (then it is
+   not printed again; otherwise it is remembered) In the exact mode every line is printed:
+   1.0.20 says them once per thread. */
+static bool said_once(log_level level, const char *line)
+{
+  if (!once_open || level > once_level || output_exact())
+    return false;
+  uint64_t h = line_hash(line);
+  for (unsigned i = 0; i < once_count; i++)
+    if (once_lines[i] == h)
+      return true;
+  if (once_count < ONCE_LINES_MAX)
+    once_lines[once_count++] = h;
+  return false;
+}
+
+void log_once_begin(log_level most_severe)
+{
+  pthread_mutex_lock(&log_mutex);
+  if (!once_open)
+    once_count = 0;
+  once_open = true;
+  once_level = most_severe;
+  pthread_mutex_unlock(&log_mutex);
+}
+
+void log_once_end(void)
+{
+  pthread_mutex_lock(&log_mutex);
+  once_open = false;
+  once_count = 0;
+  pthread_mutex_unlock(&log_mutex);
+}
+
 void log_vtext(log_level level, const char *fmt, va_list ap)
 {
   char line[LOG_LINE_MAX], shown[LOG_LINE_MAX];
@@ -57,6 +109,10 @@ void log_vtext(log_level level, const char *fmt, va_list ap)
   vsnprintf(line, sizeof(line), fmt, ap);
 
   pthread_mutex_lock(&log_mutex);
+  if (said_once(level, line)) {
+    pthread_mutex_unlock(&log_mutex);
+    return;
+  }
   flockfile(stdout);
   if (strcmp(line, last_line) == 0 && line[0] != '\0' && line[0] != '\n') {
     repeat_count++;

@@ -48,4 +48,13 @@ void log_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_hint_at_end(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_print_end_hints(void);
 
+/* While the workers start (thread_init), every thread that fails usually fails alike; while
+   they run, several may stop on one cause (a full disk fails every writer's commit). Between
+   these calls a line of `most_severe` or worse already printed is not printed again, so each
+   failure is said once however many threads had it. log_once_begin() again changes the level
+   and keeps what was printed. In the exact mode (output_mode.h) each thread's lines are
+   printed, as 1.0.20 prints them. */
+void log_once_begin(log_level most_severe);
+void log_once_end(void);
+
 #endif

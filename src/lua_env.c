@@ -20,6 +20,7 @@
 #include "db.h"
 #include "embedded_lua.h"
 #include "logger.h"
+#include "lua_bundled.h"
 #include "lua_env.h"
 #include "lua_state.h"
 #include "options.h"
@@ -223,6 +224,15 @@ static bool global_is_function(lua_State *L, const char *name)
   return rc;
 }
 
+/* 1.0.20's line for a Lua function that raised an error (on top of L's stack), then, when the
+   error cites a line of a script compiled into the binary, where that script is. */
+static void log_function_failed(const char *function, lua_State *L)
+{
+  const char *error = lua_state_error_text(L, -1);
+  log_text(LOG_FATAL, "`%s' function failed: %s", function, error);
+  lua_bundled_hint_once(error);
+}
+
 /* Call global `name` with the thread id (if >= 0); a missing function is not an error. */
 static int call_global(lua_State *L, const char *name, int thread_id, bool required)
 {
@@ -241,7 +251,7 @@ static int call_global(lua_State *L, const char *name, int thread_id, bool requi
     nargs = 1;
   }
   if (lua_pcall(L, nargs, 0, 0) != 0) {
-    log_text(LOG_FATAL, "`%s' function failed: %s", name, lua_state_error_text(L, -1));
+    log_function_failed(name, L);
     lua_pop(L, 1);
     return -1;
   }
@@ -311,6 +321,8 @@ static void export_options(lua_State *L, const run_config *cfg)
   lua_newtable(L);
   for (size_t i = 0; i < options_count(); i++) {
     sb_option *opt = options_at(i);
+    if (option_is_pending(opt))        /* a config file's name nothing declares: not used */
+      continue;
     if (strcmp(option_name(opt), "test") == 0) {
       if (option_given(opt))
         push_option_value(L, opt);
@@ -388,8 +400,7 @@ static int read_declared_options(lua_State *L)
     return 0;
   }
   if (lua_pcall(L, 0, 1, 0) != 0) {
-    log_text(LOG_FATAL, "`sysbench.cmdline.read_cmdline_options' function failed: %s",
-             lua_state_error_text(L, -1));
+    log_function_failed("sysbench.cmdline.read_cmdline_options", L);
     lua_pop(L, 3);
     return -1;
   }
@@ -428,9 +439,6 @@ static int op_thread_init(worker *w)
     return -1;
   w->script = L;
   export_options(L, runner_config());
-  /* When thread_init fails it usually fails the same way in every thread (server down, wrong
-     password): the first failure is reported, the run stops, the others add nothing. */
-  static int failure_reported;
   lua_getglobal(L, "thread_init");
   if (!lua_isfunction(L, -1)) {
     lua_pop(L, 1);
@@ -439,8 +447,9 @@ static int op_thread_init(worker *w)
   lua_pushnumber(L, w->id);
   if (lua_pcall(L, 1, 0, 0) == 0)
     return 0;
-  if (__atomic_exchange_n(&failure_reported, 1, __ATOMIC_ACQ_REL) == 0 || output_exact())
-    log_text(LOG_FATAL, "`thread_init' function failed: %s", lua_state_error_text(L, -1));
+  /* When it fails it usually fails the same way in every thread (server down, wrong
+     password, a missing table): the runner has the logger say each line once. */
+  log_function_failed("thread_init", L);
   lua_pop(L, 1);
   return -1;
 }
@@ -543,7 +552,7 @@ static bool call_report_hook(lua_State *L, const char *hook, const sb_stat_t *st
   }
   push_stat(L, stat, cumulative);
   if (lua_pcall(L, 1, 0, 0) != 0) {
-    log_text(LOG_FATAL, "`%s' function failed: %s", hook, lua_state_error_text(L, -1));
+    log_function_failed(hook, L);
     lua_pop(L, 1);
     /* A broken intermediate hook stops the run; the final one can only set the exit code. */
     if (cumulative)
@@ -640,8 +649,7 @@ static int call_command_in(lua_State *L, const char *command)
   lua_pushstring(L, command);
   if (lua_pcall(L, 1, 1, 0) != 0) {
     /* 1.0.20 names the Lua function that ran the command, not the command. */
-    log_text(LOG_FATAL, "`sysbench.cmdline.call_command' function failed: %s",
-             lua_state_error_text(L, -1));
+    log_function_failed("sysbench.cmdline.call_command", L);
     lua_pop(L, 3);
     return -1;
   }

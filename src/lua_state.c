@@ -17,6 +17,7 @@
 
 #include "embedded_lua.h"
 #include "logger.h"
+#include "lua_bundled.h"
 #include "lua_state.h"
 #include "output_mode.h"
 
@@ -487,6 +488,7 @@ lua_State *lua_state_new(const lua_state_params *p)
     if (load_chunk(L, p->source, p->source_len, p->chunkname, false) != 0 ||
         lua_pcall(L, 0, 0, 0) != 0) {
       log_text(LOG_FATAL, "%s", lua_state_error_text(L, -1));
+      lua_bundled_hint_once(lua_state_error_text(L, -1));
       lua_pop(L, 1);
       lua_close(L);
       return NULL;

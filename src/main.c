@@ -20,6 +20,7 @@
 #include "db_registry.h"
 #include "logger.h"
 #include "load_state.h"
+#include "lua_bundled.h"
 #include "lua_env.h"
 #include "options.h"
 #include "output_mode.h"
@@ -235,6 +236,9 @@ static int configure(int argc, char *argv[], parsed_args *args)
       printf("%s\n", tool_identity());
     exit(EXIT_SUCCESS);
   }
+  const char *script = opt_string("show-script");
+  if (script != NULL && *script != '\0')
+    exit(lua_bundled_show(script, stdout));
   if (cli_options_check(&config, &rand) != 0 ||
       results_configure(args->command, &config) != 0)
     return EXIT_FAILURE;
@@ -273,6 +277,7 @@ int main(int argc, char *argv[])
     return rc;
 
   print_header();
+  args_print_config_warnings();
 
   const char *name = args.testname;
   if (name == NULL || strcmp(name, "-") == 0) {
@@ -311,7 +316,7 @@ int main(int argc, char *argv[])
 
   /* A Lua script that declares no options accepts any (1.0's legacy scripts). */
   bool legacy = lua_env_loaded() && test->options == NULL;
-  if (args_check_pending(legacy) != 0)
+  if (args_check_pending(legacy, lua_env_loaded()) != 0)
     return EXIT_FAILURE;
   if (lua_env_loaded() && lua_env_options_ready() != 0)
     return EXIT_FAILURE;

@@ -41,7 +41,8 @@ struct sb_option {
   bool unparsable;             /* a size that is not one, left for check_one to report with
                                   1.0.20's line for the option (which reads it as text) */
   bool pending;                /* given by the user, not declared by anyone yet */
-  bool from_config;
+  char *config_origin;         /* "config file 'F' line N" of a pending value; NULL: the
+                                  command line */
 };
 
 static sb_option **registry;
@@ -683,7 +684,7 @@ int (option_check)(const char *name)
   return opt->user_set ? check_one(opt) : 0;
 }
 
-sb_option *options_add_pending(const char *name, const char *value, bool from_config)
+sb_option *options_add_pending(const char *name, const char *value, const char *config_origin)
 {
   sb_option *opt = options_find(name);
   if (opt == NULL)
@@ -696,7 +697,8 @@ sb_option *options_add_pending(const char *name, const char *value, bool from_co
   opt->given_name = strdup(name);
   opt->user_set = true;
   opt->pending = true;
-  opt->from_config = from_config;
+  free(opt->config_origin);
+  opt->config_origin = config_origin != NULL ? strdup(config_origin) : NULL;
   return opt;
 }
 
@@ -705,15 +707,16 @@ bool option_is_pending(const sb_option *opt)
   return opt->pending;
 }
 
-bool option_from_config(const sb_option *opt)
+const char *option_config_origin(const sb_option *opt)
 {
-  return opt->from_config;
+  return opt->config_origin;
 }
 
 void options_accept_pending(void)
 {
   for (size_t i = 0; i < registry_count; i++)
-    registry[i]->pending = false;
+    if (registry[i]->config_origin == NULL)
+      registry[i]->pending = false;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -982,6 +985,7 @@ void options_free_all(void)
     sb_option *opt = registry[i];
     free(opt->name);
     free(opt->given_name);
+    free(opt->config_origin);
     free(opt->desc);
     free(opt->default_text);
     free(opt->text);

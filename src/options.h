@@ -210,12 +210,14 @@ void options_print(const option_decl *decls);
 
 /* Remember an option given by the user before anything declared it (a test option parsed
    before the test is loaded). Returns the placeholder, typed STRING until declared. */
-sb_option *options_add_pending(const char *name, const char *value, bool from_config);
+sb_option *options_add_pending(const char *name, const char *value, const char *config_origin);
 /* Options the user gave that no component declared: call after the test is loaded. */
 bool option_is_pending(const sb_option *opt);
-bool option_from_config(const sb_option *opt);
-/* Turn every still-pending option into a declared STRING option (1.0's legacy mode for
-   scripts that declare no options). */
+/* "config file 'F' line N" for a value a config file gave, NULL for the command line's. */
+const char *option_config_origin(const sb_option *opt);
+/* Turn every still-pending option of the command line into a declared STRING option (1.0's
+   legacy mode for scripts that declare no options); a config file's stay pending, as 1.0.20
+   does not export them ("will not be exported, because the type is unknown"). */
 void options_accept_pending(void);
 
 /* Parse a size with an optional K/M/G/T suffix (powers of 1024). */

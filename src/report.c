@@ -75,6 +75,13 @@ void report_intermediate_sql(const sb_stat_t *stat, const report_layout *layout)
                   false);
   log_timestamped(LOG_NOTICE, stat->time_total, "%s", line);
   queue_line(stat, layout, ",");
+  /* Ours, after 1.0.20's lines, only while reconnects fail: without it a dead server shows
+     as an idle one (tps, err/s and reconn/s all 0). */
+  if (stat->failed_reconnects > 0 || stat->unreachable_threads > 0)
+    log_timestamped(LOG_NOTICE, stat->time_total,
+                    "server unreachable: failed reconn/s: %4.2f threads reconnecting: %u",
+                    per_second(stat->failed_reconnects, stat->time_interval),
+                    stat->unreachable_threads);
 }
 
 void report_unfinished(unsigned count)
@@ -135,6 +142,25 @@ void report_cumulative_sql(const sb_stat_t *stat)
            stat->reconnects, per_second(stat->reconnects, t));
 }
 
+void report_outages(const outage_summary *o)
+{
+  if (o->ended_threads > 0)
+    log_text(LOG_NOTICE, "Server unreachable %s %.2fs to %.2fs: %" PRIu64 " failed reconnects "
+             "by %u thread%s, then reconnected", o->ended_several ? "at times from" : "from",
+             o->ended_from, o->ended_to, o->ended_failed, o->ended_threads,
+             o->ended_threads == 1 ? "" : "s");
+  if (o->ongoing_threads > 0)
+    log_text(LOG_NOTICE, "Server unreachable from %.2fs to the end (%.2fs): %" PRIu64
+             " failed reconnects by %u thread%s", o->ongoing_from, o->end, o->ongoing_failed,
+             o->ongoing_threads, o->ongoing_threads == 1 ? "" : "s");
+  if (o->last_error[0] != '\0')
+    log_text(LOG_NOTICE, "    last error: %s", o->last_error);
+  if (o->run_failed)
+    log_text(LOG_NOTICE, "    no event succeeded after %.2fs: the run failed (exit code 1)",
+             o->ongoing_from);
+  log_text(LOG_NOTICE, "%s", "");
+}
+
 void report_cumulative_sql_details(const sb_stat_t *stat)
 {
   double t = stat->time_interval;
@@ -149,9 +175,8 @@ void report_cumulative_sql_details(const sb_stat_t *stat)
   if (stat->rows > 0)
     log_text(LOG_NOTICE, "Rows returned by reads:                  %-6" PRIu64 " (%.2f per sec.)",
              stat->rows, per_second(stat->rows, t));
-  if (stat->error_code_count == 0)
-    return;
-  log_text(LOG_NOTICE, "Ignored errors by code:");
+  if (stat->error_code_count > 0)
+    log_text(LOG_NOTICE, "Ignored errors by code:");
   for (unsigned i = 0; i < stat->error_code_count; i++) {
     char code[16], label[32];
     /* Code 0 (errors without one, codes beyond the table) is "other" in the result file;
@@ -163,4 +188,6 @@ void report_cumulative_sql_details(const sb_stat_t *stat)
     log_text(LOG_NOTICE, "    %-37s%-6" PRIu64 " (%.2f per sec.)", label,
              stat->error_codes[i].count, per_second(stat->error_codes[i].count, t));
   }
+  /* a blank line closes the block, as each of 1.0.20's */
+  log_text(LOG_NOTICE, "%s", "");
 }

@@ -22,7 +22,9 @@ typedef struct report_layout {
 
 /* "[ Ns ] thds: N eps: X lat (ms,P%): Y" (+ the queue line under --rate). */
 void report_intermediate_default(const sb_stat_t *stat, const report_layout *layout);
-/* "[ Ns ] thds: N tps: ... qps: ... (r/w/o: ...) lat ... err/s: ... reconn/s: ..." */
+/* "[ Ns ] thds: N tps: ... qps: ... (r/w/o: ...) lat ... err/s: ... reconn/s: ...", and
+   when reconnects failed in the interval or some are failing at its end, ours after it:
+   "[ Ns ] server unreachable: failed reconn/s: X threads reconnecting: N". */
 void report_intermediate_sql(const sb_stat_t *stat, const report_layout *layout);
 
 /* The SQL intermediate line after its "[ Ns ] ", in one place for both of 1.0.20's spellings:
@@ -42,8 +44,13 @@ void report_cumulative_sql(const sb_stat_t *stat);
 void report_unfinished(unsigned count);
 
 /* Ours, after 1.0.20's blocks of an SQL test: queries by statement kind, rows returned by reads
-   and ignored errors by code (the last two only when there are any). */
+   and ignored errors by code (the last two only when there are any), then a blank line. */
 void report_cumulative_sql_details(const sb_stat_t *stat);
+
+/* Ours, after that: when the server was unreachable (reconnects failing after a lost
+   connection), from when to when, how many reconnects failed, the last reason, and whether
+   the run failed for it; then a blank line. */
+void report_outages(const outage_summary *outages);
 
 /* A percentile as people write it: "95", "99.9". */
 const char *percentile_text(double pct, char *buf, size_t len);

@@ -70,6 +70,7 @@ static void report_intermediate(run *r, uint64_t tick_ns, unsigned running)
                 UINT64_MAX);
   stat.threads_running = running;
   stat.time_total = seconds_since_start(r, tick_ns);
+  stat.unreachable_threads = stats_unreachable(&r->table);
   if (rate_mode) {
     stat.queue_length = rate_queue_length(r->rate);
     stat.concurrency = stats_in_flight(&r->table);
@@ -135,6 +136,18 @@ void report_cumulative(run *r, cumulative_kind kind, worker *by)
                 min_ns, max_ns);
   stat.threads_running = __atomic_load_n(&r->threads_running, __ATOMIC_RELAXED);
   stat.time_total = seconds_since_start(r, rep->current.taken_ns);
+  /* The final report is made after the workers were joined: their outage records are
+     complete and no longer written. */
+  outage_summary outages;
+  if (kind == REPORT_FINAL) {
+    outage_summary_begin(&outages, r->measure_start_ns, rep->current.taken_ns);
+    for (unsigned i = 0; i < r->config.threads; i++)
+      outage_summary_add(&outages, &r->workers[i].stats.outage);
+    outage_summary_finish(&outages);
+    if (outage_summary_any(&outages))
+      stat.outage = &outages;
+    r->outage_failed = outages.run_failed;
+  }
 
   if (forced && unfinished > 0)
     report_unfinished(unfinished);

@@ -80,6 +80,8 @@ typedef struct run {
 
   int failed;
   int failed_late;
+  bool outage_failed;          /* the final report found the server unreachable to the end,
+                                  with no event succeeding after the outage began */
   volatile sig_atomic_t interrupted_by;
   sem_t main_wakeup;
 

@@ -130,27 +130,22 @@ static void *worker_main(void *arg)
 /* Main thread                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-static void on_signal(int sig)
+/* The signal policy's graceful stop (signals.h): workers start no further event, and the
+   main thread wakes up to stop the run and report what ran. */
+static void stop_on_signal(int sig)
 {
   run *r = run_active();
   if (r == NULL)
     return;
-  r->interrupted_by = sig;
+  if (r->interrupted_by == 0)
+    r->interrupted_by = sig;
   __atomic_store_n(&r->flags.stop, STOP_NOW, __ATOMIC_RELAXED);
   sem_post(&r->main_wakeup);
 }
 
-static void install_signal_handlers(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  /* A second Ctrl-C kills at once, for a worker stuck on a server that never answers. */
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  signal_catch(SIGINT, &sa, NULL);
-  signal_catch(SIGTERM, &sa, NULL);
-}
+/* Owned until the process ends: a request that comes after the run (while the result files
+   are written) finds no run to stop and changes nothing. */
+static const signal_owner run_signal_owner = { .stop = stop_on_signal };
 
 /* "[ 1s ]" as in 1.0 for whole-second intervals; "[ 1.5s ]" for fractional ones. */
 static int timestamp_decimals(double interval)
@@ -401,8 +396,12 @@ static int run_workers(run *r)
   const run_config *config = &r->config;
 
   log_text(LOG_NOTICE, "Initializing worker threads...\n");
-  if (create_workers(r) != 0)
+  /* threads failing their thread_init alike say it once */
+  log_once_begin(LOG_ALERT);
+  if (create_workers(r) != 0) {
+    log_once_end();
     return 1;
+  }
 
   int ready = wait_for_workers_ready(r);
   if (ready == 2) {
@@ -413,11 +412,16 @@ static int run_workers(run *r)
   }
   if (ready == 1) {
     release_and_join(r, -1, config->threads);
+    log_once_end();
     log_text(LOG_FATAL, "Thread initialization failed!");
     return 1;
   }
+  /* ... and so do threads stopping on one cause (FATAL only: ALERT lines of a run are 1.0.20's
+     per-event messages, printed as often as it prints them) */
+  log_once_begin(LOG_FATAL);
   if (config->start_at_unix_ns != 0 && wait_for_start_time(r) != 0) {
     release_and_join(r, -1, config->threads);
+    log_once_end();
     return 1;
   }
 
@@ -433,6 +437,7 @@ static int run_workers(run *r)
     if (r->rate == NULL) {
       log_text(LOG_FATAL, "Cannot start the event generator thread: %s", strerror(err));
       release_and_join(r, -1, config->threads);
+      log_once_end();
       return 1;
     }
   }
@@ -446,6 +451,7 @@ static int run_workers(run *r)
   supervise(r);
 
   threads_join(r->threads, config->threads);
+  log_once_end();
   if (r->rate != NULL)
     rate_stop(r->rate);
   reporter_stop(r);
@@ -538,6 +544,9 @@ static int run_exit_code(const run *r, int rc)
     return 1;
   if (r->interrupted_by)
     return 128 + r->interrupted_by;
+  /* --mysql-ignore-errors=all kept the run going, but the server never came back */
+  if (r->outage_failed)
+    return 1;
   return 0;
 }
 
@@ -570,7 +579,8 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
     return 1;
   }
 
-  install_signal_handlers();
+  signal_policy_install();
+  signal_policy_own(&run_signal_owner);
   rc = run_workers(r);
   bool stopped_by_error = runner_failed();
   if (rc == 0) {

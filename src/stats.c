@@ -86,6 +86,9 @@ void stats_record_event(worker_stats *w, uint64_t latency_ns)
   store64(&w->latency_sum_ns, w->latency_sum_ns + latency_ns);
   store64(&w->counters[SB_CNT_EVENT], w->counters[SB_CNT_EVENT] + 1);
   histogram_record(w->histogram, latency_ns);
+  /* read by the main thread after the run, to tell whether any event succeeded after an
+     outage began */
+  w->outage.last_event_start_ns = w->event_start_ns;
 }
 
 uint64_t stats_error_code_pack(const char *text)
@@ -255,6 +258,14 @@ unsigned stats_in_flight(const stats_table *t)
   return n;
 }
 
+unsigned stats_unreachable(const stats_table *t)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < t->count; i++)
+    n += outage_in_progress(&t->workers[i]->outage);
+  return n;
+}
+
 static void fairness(sb_stat_t *out, const stats_snapshot *from, const stats_snapshot *to)
 {
   unsigned n = to->threads;
@@ -292,6 +303,7 @@ void stats_compute(sb_stat_t *out, const stats_snapshot *from, const stats_snaps
   out->other = b[SB_CNT_OTHER] - a[SB_CNT_OTHER];
   out->errors = b[SB_CNT_ERROR] - a[SB_CNT_ERROR];
   out->reconnects = b[SB_CNT_RECONNECT] - a[SB_CNT_RECONNECT];
+  out->failed_reconnects = b[SB_CNT_RECONNECT_FAILED] - a[SB_CNT_RECONNECT_FAILED];
   out->rows = b[SB_CNT_ROWS] - a[SB_CNT_ROWS];
   out->bytes_read = b[SB_CNT_BYTES_READ] - a[SB_CNT_BYTES_READ];
   out->bytes_written = b[SB_CNT_BYTES_WRITTEN] - a[SB_CNT_BYTES_WRITTEN];

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "histogram.h"
+#include "outage.h"
 
 /*
  * Counter kinds. The first six values are fixed: scripts declare
@@ -42,6 +43,7 @@ typedef enum {
   SB_CNT_STMT_BEGIN,
   SB_CNT_STMT_COMMIT,
   SB_CNT_STMT_OTHER,
+  SB_CNT_RECONNECT_FAILED, /* reconnects that failed after a lost connection (outage.h) */
   SB_CNT_MAX
 } sb_counter_type;
 
@@ -82,6 +84,7 @@ typedef struct worker_stats {
   const uint32_t *reset_epoch; /* its table's epoch (stats_table.epoch) */
   latency_histogram *histogram;
   stats_error_entry error_codes[STATS_WORKER_ERROR_CODES];
+  worker_outage outage;        /* its connection outages (outage.h) */
 } __attribute__((aligned(128))) worker_stats;
 
 /* Totals over a set of workers at one moment. */
@@ -109,6 +112,8 @@ typedef struct sb_stat {
   uint64_t other;
   uint64_t errors;
   uint64_t reconnects;
+  uint64_t failed_reconnects;  /* reconnects that failed after a lost connection */
+  unsigned unreachable_threads;  /* intermediate reports: threads reconnecting at the tick */
   uint64_t rows;
   uint64_t bytes_read;
   uint64_t bytes_written;
@@ -128,6 +133,7 @@ typedef struct sb_stat {
   uint64_t statements[SB_STMT_KINDS];  /* by kind, SB_CNT_STMT_SELECT order */
   stats_error_entry error_codes[STATS_ERROR_CODES];   /* ignored errors by code */
   unsigned error_code_count;
+  const outage_summary *outage;  /* the final report: the run's outages; NULL otherwise */
 } sb_stat_t;
 
 /* A worker's stats, zeroed, with its histogram; `reset_epoch` is the epoch of the table it
@@ -190,6 +196,8 @@ bool stats_thread_latency_extremes(const stats_table *t, unsigned thread_id, uin
 
 /* In-flight events (workers inside event()). */
 unsigned stats_in_flight(const stats_table *t);
+/* Workers whose reconnects after a lost connection are failing now. */
+unsigned stats_unreachable(const stats_table *t);
 
 /*
  * Fill `out` with what happened between `from` and `to`; `scratch` receives the interval

@@ -8,7 +8,9 @@
  *   fileio_files.c     test_file.N: creating (prepare), opening and mapping (run), removing
  *   fileio_requests.c  which request comes next: sequential or random position, fsync cadence
  *   fileio_io.c        doing one request with sync or mmap I/O; counting; fsync at the end
- *   fileio_aio.c       doing requests with Linux native AIO (libaio), --file-async-backlog deep
+ *   fileio_aio.c       carrying asynchronous requests to Linux native AIO (libaio) and back
+ *   fileio_aio_queue.c a worker's asynchronous requests: when each is seen complete and timed,
+ *                      when a submission waits (--file-async-backlog), what rndrw's ratio sees
  *   fileio_block.c     block contents under --validate: fill and check (CRC-32 and offset)
  *   fileio_latency.c   latency of each read, write and fsync, per worker
  *   fileio_report.c    the mode lines, the intermediate line and the final report
@@ -109,8 +111,11 @@ typedef struct fileio_worker {
   const fileio_settings *settings;
   const fileio_files *files;
   unsigned char *buffer;        /* request_size bytes, page aligned: sync and mmap I/O */
-  uint64_t reads_issued;        /* rndrw chooses reads while reads/writes < --file-rw-ratio */
-  uint64_t writes_issued;
+  /* rndrw reads while (reads + 1) / (writes + 1) of these stays below --file-rw-ratio. As in
+     1.0.20 they count requests once reaped: at once in sync and mmap mode, and in async mode
+     only when a full backlog is reaped (fileio_aio_queue.h). */
+  uint64_t reads_counted;
+  uint64_t writes_counted;
   struct fileio_aio *aio;       /* async mode only */
 } __attribute__((aligned(128))) fileio_worker;
 
@@ -162,9 +167,11 @@ int fileio_aio_thread_init(fileio_worker *w);
 void fileio_aio_thread_free(fileio_worker *w);
 /* The buffer the next submitted request will use (fill it before submitting a write). */
 unsigned char *fileio_aio_next_buffer(fileio_worker *w);
-/* Queue a read or write submitted at `now_ns`; when the backlog is full, wait until at least
-   one finishes. */
-int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns);
+/* Queue a read or write whose submission began at `started_ns`; when the backlog is full,
+   wait until at least one finishes. */
+int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t started_ns);
+/* Take the requests that have finished by now, without waiting: how many, or -1. */
+int fileio_aio_poll(fileio_worker *w);
 /* Wait until no request of this worker is in flight. */
 int fileio_aio_drain(fileio_worker *w);
 

@@ -1,65 +1,80 @@
 /*
- * fileio_aio.c: --file-io-mode=async, with Linux native AIO (libaio). Each worker has its own
- * AIO context and up to --file-async-backlog requests in flight: an event submits one request,
- * and when the backlog is full it waits until at least one completes (as 1.0.20 does). A
- * request is counted, checked and timed when it completes, so reads/s, writes/s and the
- * per-operation latency are those of finished I/O, not of submissions.
- *
- * Request slots and their buffers are allocated once per worker, not per request. Without
- * --validate all reads share one buffer and all writes another (what lands in it does not
- * matter); with --validate every slot has its own, so a block is checked as it was read.
+ * fileio_aio.c: --file-io-mode=async with Linux native AIO (libaio): each worker's AIO context
+ * and the calls that submit and collect its requests. What is in flight, when a request is
+ * seen complete and when a submission waits is the queue's (fileio_aio_queue.c); this file
+ * only carries requests to the kernel and back, and names what went wrong.
  *
  * Built without libaio, the mode is refused when the options are read (fileio_options.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "fileio.h"
+#include "fileio_aio_queue.h"
 #include "logger.h"
 
 #ifdef HAVE_LIBAIO
 
 #include <libaio.h>
 
-typedef struct aio_slot {
-  struct iocb iocb;
-  fileio_request request;
-  uint64_t submitted_ns;
-  bool measured;
-  unsigned char *buffer;        /* --validate: this slot's own; else NULL */
-} aio_slot;
-
 struct fileio_aio {
   io_context_t context;
-  unsigned backlog;
-  unsigned in_flight;
-  aio_slot *slots;
-  aio_slot **free_slots;        /* a stack of the slots not in flight */
-  unsigned free_count;
+  struct iocb *iocbs;           /* one per queue slot */
   struct io_event *events;
-  unsigned char *read_buffer;   /* shared by all reads (without --validate) */
-  unsigned char *write_buffer;  /* shared by all writes, zeroes (without --validate) */
-  unsigned char *slot_buffers;  /* --validate: backlog x request_size */
-  bool failed;                  /* a request failed: the rest are only waited for */
+  aio_queue queue;
 };
+
+/* The head of the completion ring the kernel maps at an AIO context's address (struct aio_ring
+   of fs/aio.c, the layout libaio and fio read too): the kernel adds events at `tail`, the
+   reader takes them from `head` and moves it on. Reading it costs no system call, where
+   io_getevents() costs one per call whenever an event is there, i.e. after every request on
+   a buffered file. */
+typedef struct {
+  unsigned id;
+  unsigned nr;                  /* events the ring holds */
+  unsigned head;
+  unsigned tail;
+  unsigned magic;
+  unsigned compat_features;
+  unsigned incompat_features;
+  unsigned header_length;       /* the size of this header: the events follow it */
+} aio_ring_header;
+#define AIO_RING_MAGIC 0xa10a10a1u
+
+static aio_ring_header *ring_of(io_context_t context)
+{
+  aio_ring_header *ring = (aio_ring_header *) context;
+  if (ring == NULL || ring->magic != AIO_RING_MAGIC || ring->incompat_features != 0 ||
+      ring->header_length != sizeof(*ring) || ring->nr == 0)
+    return NULL;                /* not the layout above: io_getevents() reads it */
+  return ring;
+}
+
+/* Up to `max` events from the ring, without a system call: how many. Only the worker that
+   owns the context reads it, and never during an io_getevents() of its own. */
+static int ring_take(aio_ring_header *ring, struct io_event *out, unsigned max)
+{
+  const struct io_event *events = (const struct io_event *) (ring + 1);
+  unsigned nr = ring->nr;
+  unsigned head = ring->head % nr;
+  /* Acquire: the events before the tail are written before the tail is. */
+  unsigned tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) % nr;
+  unsigned n = 0;
+
+  while (head != tail && n < max) {
+    out[n++] = events[head];
+    head = head + 1 == nr ? 0 : head + 1;
+  }
+  if (n > 0)   /* release: the events are copied before the kernel may reuse their places */
+    __atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+  return (int) n;
+}
 
 bool fileio_aio_available(void)
 {
   return true;
-}
-
-static unsigned char *aligned_buffer(size_t len)
-{
-  void *buffer = NULL;
-  long page = sysconf(_SC_PAGESIZE);
-
-  if (posix_memalign(&buffer, page > 0 ? (size_t) page : 4096, len) != 0)
-    return NULL;
-  memset(buffer, 0, len);
-  return buffer;
 }
 
 static void aio_hint(unsigned backlog, int err)
@@ -69,6 +84,77 @@ static void aio_hint(unsigned backlog, int err)
              "fs.aio-max-nr, for all processes) than --threads x --file-async-backlog = %u "
              "per thread asks for: lower either, or raise fs.aio-max-nr", backlog);
 }
+
+static int submit(void *context, unsigned slot, const fileio_request *r, unsigned char *buffer)
+{
+  fileio_worker *w = context;
+  struct iocb *iocb = &w->aio->iocbs[slot];
+  struct iocb *list[1] = { iocb };
+  int fd = w->files->fds[r->file];
+  int rc;
+
+  if (r->op == FILEIO_OP_READ)
+    io_prep_pread(iocb, fd, buffer, r->size, (long long) r->pos);
+  else
+    io_prep_pwrite(iocb, fd, buffer, r->size, (long long) r->pos);
+  iocb->data = (void *) (uintptr_t) slot;
+  do
+    rc = io_submit(w->aio->context, 1, list);
+  while (rc == -EINTR);
+  if (rc == 1)
+    return 0;
+  fileio_log_errno(rc < 0 ? -rc : EIO, "io_submit() failed!");
+  if (rc < 0) {
+    char name[64];
+    fileio_file_name(name, sizeof(name), r->file);
+    fileio_hint_for_errno(-rc, w->settings, name, false);
+  }
+  return -1;
+}
+
+static int collect(void *context, bool wait, aio_completion *out, unsigned max)
+{
+  fileio_worker *w = context;
+  struct fileio_aio *a = w->aio;
+  struct timespec no_wait = { 0, 0 };
+  aio_ring_header *ring = wait ? NULL : ring_of(a->context);
+  int n;
+
+  if (ring != NULL)
+    n = ring_take(ring, a->events, max);
+  else
+    do
+      n = io_getevents(a->context, wait ? 1 : 0, max, a->events, wait ? NULL : &no_wait);
+    while (n == -EINTR);
+  if (n < 0) {
+    fileio_log_errno(-n, "io_getevents() failed!");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    out[i].slot = (unsigned) (uintptr_t) a->events[i].data;
+    out[i].result = (int64_t) (long) a->events[i].res;
+  }
+  return n;
+}
+
+static uint64_t now_ns(void)
+{
+  return clock_now_ns();
+}
+
+static int finished(void *context, const fileio_request *r, const unsigned char *buffer,
+                    int64_t result, uint64_t latency_ns, bool measured)
+{
+  int error = result < 0 ? (int) -result : 0;
+  return fileio_io_completed(context, r, buffer, result, error, latency_ns, measured);
+}
+
+static const aio_queue_ops libaio_ops = {
+  .submit = submit,
+  .collect = collect,
+  .now_ns = now_ns,
+  .finished = finished,
+};
 
 int fileio_aio_thread_init(fileio_worker *w)
 {
@@ -80,34 +166,21 @@ int fileio_aio_thread_init(fileio_worker *w)
     return -1;
   }
   w->aio = a;
-  a->backlog = s->async_backlog;
-  int rc = io_queue_init((int) a->backlog, &a->context);
+  int rc = io_queue_init((int) s->async_backlog, &a->context);
   if (rc != 0) {
     a->context = 0;
     fileio_log_errno(-rc, "io_queue_init() failed!");
-    aio_hint(a->backlog, -rc);
+    aio_hint(s->async_backlog, -rc);
     return -1;
   }
-  a->slots = calloc(a->backlog, sizeof(*a->slots));
-  a->free_slots = calloc(a->backlog, sizeof(*a->free_slots));
-  a->events = calloc(a->backlog, sizeof(*a->events));
-  if (s->validate)
-    a->slot_buffers = aligned_buffer((size_t) (a->backlog * s->request_size));
-  else {
-    a->read_buffer = aligned_buffer(s->request_size);
-    a->write_buffer = aligned_buffer(s->request_size);
-  }
-  if (a->slots == NULL || a->free_slots == NULL || a->events == NULL ||
-      (s->validate ? a->slot_buffers == NULL : a->read_buffer == NULL || a->write_buffer == NULL)) {
+  a->iocbs = calloc(s->async_backlog, sizeof(*a->iocbs));
+  a->events = calloc(s->async_backlog, sizeof(*a->events));
+  if (a->iocbs == NULL || a->events == NULL ||
+      aio_queue_init(&a->queue, &libaio_ops, w, s->async_backlog, s->request_size, s->validate,
+                     &w->reads_counted, &w->writes_counted) != 0) {
     log_text(LOG_FATAL, "Failed to allocate async I/O context!");
     return -1;
   }
-  for (unsigned i = 0; i < a->backlog; i++) {
-    if (s->validate)
-      a->slots[i].buffer = a->slot_buffers + (size_t) i * s->request_size;
-    a->free_slots[i] = &a->slots[a->backlog - 1 - i];
-  }
-  a->free_count = a->backlog;
   return 0;
 }
 
@@ -119,106 +192,31 @@ void fileio_aio_thread_free(fileio_worker *w)
     return;
   if (a->context != 0)
     io_queue_release(a->context);
-  free(a->slots);
-  free(a->free_slots);
+  aio_queue_free(&a->queue);
+  free(a->iocbs);
   free(a->events);
-  free(a->read_buffer);
-  free(a->write_buffer);
-  free(a->slot_buffers);
   free(a);
   w->aio = NULL;
 }
 
-static unsigned char *buffer_of(const struct fileio_aio *a, const aio_slot *slot, fileio_op op)
-{
-  if (slot->buffer != NULL)
-    return slot->buffer;
-  return op == FILEIO_OP_READ ? a->read_buffer : a->write_buffer;
-}
-
 unsigned char *fileio_aio_next_buffer(fileio_worker *w)
 {
-  struct fileio_aio *a = w->aio;
-  /* There is always a free slot between events: a full backlog is waited on at once. */
-  return buffer_of(a, a->free_slots[a->free_count - 1], FILEIO_OP_WRITE);
+  return aio_queue_next_buffer(&w->aio->queue);
 }
 
-/* Wait for at least `min` requests to complete, and finish each. After a failure (reported
-   once) the others are still waited for, so the queue empties, but no longer counted. */
-static int reap(fileio_worker *w, unsigned min)
+int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t started_ns)
 {
-  struct fileio_aio *a = w->aio;
-  int n;
-
-  do
-    n = io_getevents(a->context, min, a->backlog, a->events, NULL);
-  while (n == -EINTR);
-  if (n < 0) {
-    fileio_log_errno(-n, "io_getevents() failed!");
-    a->failed = true;
-    a->in_flight = 0;           /* nothing more can be waited for */
-    return -1;
-  }
-  uint64_t now = clock_now_ns();
-  for (int i = 0; i < n; i++) {
-    aio_slot *slot = a->events[i].data;
-    long res = (long) a->events[i].res;
-    int64_t result = res;
-    int error = res < 0 ? (int) -res : 0;
-    a->free_slots[a->free_count++] = slot;
-    a->in_flight--;
-    if (!a->failed &&
-        fileio_io_completed(w, &slot->request, buffer_of(a, slot, slot->request.op), result,
-                            error, now - slot->submitted_ns, slot->measured) != 0)
-      a->failed = true;
-  }
-  return a->failed ? -1 : 0;
+  return aio_queue_submit(&w->aio->queue, r, started_ns, fileio_latency_measured(w->worker));
 }
 
-int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns)
+int fileio_aio_poll(fileio_worker *w)
 {
-  struct fileio_aio *a = w->aio;
-  aio_slot *slot = a->free_slots[--a->free_count];
-  unsigned char *buffer = buffer_of(a, slot, r->op);
-  int fd = w->files->fds[r->file];
-  struct iocb *list[1] = { &slot->iocb };
-
-  slot->request = *r;
-  if (r->op == FILEIO_OP_READ)
-    io_prep_pread(&slot->iocb, fd, buffer, r->size, (long long) r->pos);
-  else
-    io_prep_pwrite(&slot->iocb, fd, buffer, r->size, (long long) r->pos);
-  slot->iocb.data = slot;
-  slot->measured = fileio_latency_measured(w->worker);
-  slot->submitted_ns = now_ns;
-
-  int rc;
-  do
-    rc = io_submit(a->context, 1, list);
-  while (rc == -EINTR);
-  if (rc < 1) {
-    a->free_slots[a->free_count++] = slot;
-    fileio_log_errno(rc < 0 ? -rc : EIO, "io_submit() failed!");
-    if (rc < 0) {
-      char name[64];
-      fileio_file_name(name, sizeof(name), r->file);
-      fileio_hint_for_errno(-rc, w->settings, name, false);
-    }
-    return -1;
-  }
-  a->in_flight++;
-  if (a->in_flight < a->backlog)
-    return 0;
-  return reap(w, 1);
+  return aio_queue_poll(&w->aio->queue);
 }
 
 int fileio_aio_drain(fileio_worker *w)
 {
-  struct fileio_aio *a = w->aio;
-
-  while (a->in_flight > 0)
-    reap(w, a->in_flight);
-  return a->failed ? -1 : 0;
+  return aio_queue_drain(&w->aio->queue);
 }
 
 #else  /* !HAVE_LIBAIO */
@@ -245,11 +243,18 @@ unsigned char *fileio_aio_next_buffer(fileio_worker *w)
   return w->buffer;
 }
 
-int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t now_ns)
+int fileio_aio_submit(fileio_worker *w, const fileio_request *r, uint64_t started_ns)
 {
   (void) w;
   (void) r;
+  (void) started_ns;
   return -1;
+}
+
+int fileio_aio_poll(fileio_worker *w)
+{
+  (void) w;
+  return 0;
 }
 
 int fileio_aio_drain(fileio_worker *w)

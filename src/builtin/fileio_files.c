@@ -19,6 +19,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "builtin_util.h"
 #include "clock.h"
 #include "fileio.h"
 #include "logger.h"
@@ -127,17 +128,6 @@ static int write_fully(int fd, const unsigned char *buf, size_t len)
     len -= (size_t) n;
   }
   return 0;
-}
-
-static unsigned char *page_aligned_zeroed(size_t len)
-{
-  void *buffer = NULL;
-  long page = sysconf(_SC_PAGESIZE);
-
-  if (posix_memalign(&buffer, page > 0 ? (size_t) page : 4096, len) != 0)
-    return NULL;
-  memset(buffer, 0, len);
-  return buffer;
 }
 
 /* Bring one file up to the test size in whole blocks, from where it ends now. */

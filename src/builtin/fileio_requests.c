@@ -5,7 +5,8 @@
  *    next file, wrapping around after the last; one position shared by all threads, each
  *    request --file-block-size x --file-merged-requests bytes (less at a file's end).
  *  - Random modes pick a block uniformly over all files; rndrw reads while the worker's
- *    reads/writes stay below --file-rw-ratio, else writes.
+ *    reads/writes stay below --file-rw-ratio, else writes, counting them as 1.0.20 does
+ *    (in async mode only those reaped from a full backlog, see fileio_aio_queue.h).
  *  - Every --file-fsync-freq reads and writes, if anything was written since the last round,
  *    the next --file-num requests are an fsync of each file in turn (an event each).
  *
@@ -232,7 +233,7 @@ int fileio_request_next(fileio_worker *w, fileio_request *r)
   if (sequential)
     op = mode == FILEIO_SEQRD ? FILEIO_OP_READ : FILEIO_OP_WRITE;
   else if (mode == FILEIO_RNDRW)
-    op = ((double) w->reads_issued + 1.0) / ((double) w->writes_issued + 1.0) < settings->rw_ratio
+    op = ((double) w->reads_counted + 1.0) / ((double) w->writes_counted + 1.0) < settings->rw_ratio
          ? FILEIO_OP_READ : FILEIO_OP_WRITE;
   else
     op = mode == FILEIO_RNDWR ? FILEIO_OP_WRITE : FILEIO_OP_READ;
@@ -273,9 +274,12 @@ int fileio_request_next(fileio_worker *w, fileio_request *r)
     leave();
     break;
   }
-  if (op == FILEIO_OP_READ)
-    w->reads_issued++;
-  else
-    w->writes_issued++;
+  /* An asynchronous request is counted when its queue reaps it. */
+  if (w->aio == NULL) {
+    if (op == FILEIO_OP_READ)
+      w->reads_counted++;
+    else
+      w->writes_counted++;
+  }
   return 0;
 }

@@ -355,6 +355,9 @@ local function thread_backend()
    return backend
 end
 
+-- The table whose statement is being prepared (for the hint when it does not exist).
+local preparing_table
+
 -- Prepares statement `kind` on every table, or on tables 1..last_table: stmt[t][kind], with
 -- its parameters bound as param[t][kind][1..n].
 function prepare_for_each_table(kind, last_table)
@@ -363,6 +366,7 @@ function prepare_for_each_table(kind, last_table)
       shape = shape()
    end
    for t = 1, last_table or sysbench.opt.tables do
+      preparing_table = t
       local s = thread_backend().statement(con, kind, t)
       stmt[t][kind] = s
       if #shape > 0 then
@@ -376,6 +380,13 @@ function prepare_for_each_table(kind, last_table)
          end
          param[t][kind] = params
          s:bind_param(unpack(params))
+         -- PostgreSQL prepares a statement with parameters when they are bound, and a
+         -- table that does not exist fails there (1.0.20 went on, and crashed): thread_init
+         -- stops here, as it does on MySQL when preparing
+         if con.error == sysbench.sql.error.FATAL and con.sql_state ~= nil and
+            ffi.string(con.sql_state) == "42P01" then
+            con:check_error(nil)
+         end
       end
    end
 end
@@ -408,6 +419,38 @@ function prepare_delete_inserts()
    prepare_for_each_table("inserts")
 end
 
+-- Does table `t` exist? Asked after a MySQL prepare failed, whose error the script does
+-- not see (1.0.20's "SQL API error"); nil when that cannot be told.
+local function mysql_table_exists(t)
+   local ok, rs = pcall(con.query, con, string.format("SHOW TABLES LIKE 'sbtest%d'", t))
+   if not ok or rs == nil then
+      return nil
+   end
+   return rs.nrows > 0
+end
+
+-- After thread_init failed preparing statements on a table that does not exist (1146 on
+-- MySQL, TiDB and RocksDB, 42P01 on PostgreSQL): a hint that the run's --tables may not be
+-- the one prepare was given. nil for any other error.
+local function missing_table_hint(err)
+   local t = preparing_table
+   if t == nil or type(err) ~= "string" then
+      return nil
+   end
+   local missing = err:find("errno = 1146,", 1, true) or err:find("state = '42P01'", 1, true)
+   if not missing and err:find("SQL API error", 1, true) and drv:name() == "mysql" then
+      missing = mysql_table_exists(t) == false
+   end
+   if not missing then
+      return nil
+   end
+   local n = sysbench.opt.tables
+   return string.format("HINT: sbtest%d does not exist, and this run uses --tables=%d: run " ..
+                        "prepare with --tables=%d first (sysbench %s --tables=%d ... prepare), " ..
+                        "or run with the --tables prepare was given", t, n, n,
+                        sysbench.cmdline.script_path or "<script>", n)
+end
+
 function thread_init()
    drv = sysbench.sql.driver()
    con = drv:connect()
@@ -422,7 +465,16 @@ function thread_init()
       param[t] = {}
    end
 
-   prepare_statements()      -- defined by the workload script
+   -- defined by the workload script; its error is kept as it is, a hint may follow (called
+   -- from a function here, so that a script without one is told where it was called)
+   local ok, err = pcall(function() prepare_statements() end)
+   if not ok then
+      local hint = missing_table_hint(err)
+      if hint ~= nil then
+         error(tostring(err) .. "\n" .. hint, 0)
+      end
+      error(err, 0)
+   end
 end
 
 function close_statements()

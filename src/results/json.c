@@ -544,6 +544,12 @@ void json_put_i64(json_writer *w, const char *key, int64_t value)
   fprintf(w->out, "%" PRId64, value);
 }
 
+void json_put_bool(json_writer *w, const char *key, bool value)
+{
+  start_item(w, key);
+  fputs(value ? "true" : "false", w->out);
+}
+
 void json_put_double(json_writer *w, const char *key, double value)
 {
   start_item(w, key);

@@ -55,6 +55,7 @@ void json_end(json_writer *w);                 /* closes the innermost object or
 void json_put_string(json_writer *w, const char *key, const char *value);  /* NULL -> null */
 void json_put_u64(json_writer *w, const char *key, uint64_t value);
 void json_put_i64(json_writer *w, const char *key, int64_t value);
+void json_put_bool(json_writer *w, const char *key, bool value);
 /* Shortest text that reads back as the same double; non-finite numbers become null. */
 void json_put_double(json_writer *w, const char *key, double value);
 /* A derived figure for people: `digits` significant digits are plenty. */

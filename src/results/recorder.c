@@ -135,6 +135,10 @@ void recorder_cumulative(const sb_stat_t *stat, const stats_snapshot *from,
     p->thread_events[i] = to->thread_events[i] - from->thread_events[i];
     p->thread_time_ns[i] = to->thread_latency_ns[i] - from->thread_latency_ns[i];
   }
+  if (!checkpoint && stat->outage != NULL) {
+    run.has_outage = true;
+    run.outage = *stat->outage;
+  }
   results_csv_period(&run, p, checkpoint ? "checkpoint" : "final");
 }
 

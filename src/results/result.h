@@ -92,6 +92,8 @@ typedef struct result_run {
   result_period *checkpoints;
   result_period final;
   int exit_code;
+  bool has_outage;             /* the server was unreachable for a while (not read back) */
+  outage_summary outage;
 } result_run;
 
 typedef struct result_doc {

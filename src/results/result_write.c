@@ -103,6 +103,27 @@ static void write_summary(json_writer *w, const result_run *r)
   json_end(w);
 }
 
+/* The time the server was unreachable: from the first outage's start to the end of the last
+   (the end of the run when it lasted until then). */
+static void write_outage(json_writer *w, const outage_summary *o)
+{
+  bool until_end = o->ongoing_threads > 0;
+  double from = o->ended_threads > 0 ? o->ended_from : o->ongoing_from;
+
+  if (until_end && o->ongoing_from < from)
+    from = o->ongoing_from;
+  json_begin_object(w, "outage");
+  json_put_rounded(w, "from", from, 6);
+  json_put_rounded(w, "to", until_end ? o->end : o->ended_to, 6);
+  json_put_bool(w, "until_end", until_end);
+  json_put_u64(w, "failed_reconnects", o->ongoing_failed + o->ended_failed);
+  json_put_u64(w, "threads_reconnected", o->ended_threads);
+  json_put_u64(w, "threads_unreachable_at_end", o->ongoing_threads);
+  json_put_bool(w, "run_failed", o->run_failed);
+  json_put_string(w, "last_error", o->last_error);
+  json_end(w);
+}
+
 static void write_run(json_writer *w, const result_run *r)
 {
   json_begin_object(w, NULL);
@@ -118,6 +139,8 @@ static void write_run(json_writer *w, const result_run *r)
   json_put_u64(w, "start_unix_ns", r->start_unix_ns);
   json_put_i64(w, "exit_code", r->exit_code);
   write_summary(w, r);
+  if (r->has_outage)
+    write_outage(w, &r->outage);
 
   json_begin_object(w, "limits");
   json_put_double(w, "time", r->time_limit);

@@ -30,11 +30,8 @@
 /* Under --start-at, run k starts at start + k * (warm-up + time + this pause). */
 #define SWEEP_PAUSE_S 10.0
 
+/* The step running now; 0 between steps. */
 static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t terminated_by;
-/* SIGINT and SIGTERM as the sweep found them: each run starts with these (a signal the
-   sweep's parent ignored stays ignored in the runs too). */
-static struct sigaction inherited_int, inherited_term;
 
 bool sweep_requested(void)
 {
@@ -60,11 +57,33 @@ int sweep_check_options(const run_config *cfg)
   return 0;
 }
 
-static void forward_signal(int sig)
+/* SIGINT or SIGTERM to the sweep (signals.h) goes on to the running step, which stops, reports
+   and sends its result; no further step starts. A supervisor signals the sweep's pid alone,
+   and the step must hear it too; a signal to the whole group reaches the step twice, and the
+   policy takes the copies for one request. A forcing signal goes on the same way. */
+static void pass_on_to_step(int sig)
 {
-  terminated_by = sig;
-  if (child_pid > 0)
-    kill((pid_t) child_pid, sig);
+  pid_t step = (pid_t) child_pid;
+  if (step > 0)
+    kill(step, sig);
+}
+
+/* Owned until the process ends: a signal while the summary and the files are written finds
+   no step to pass it on to, and they are written. */
+static const signal_owner sweep_signal_owner = { .stop = pass_on_to_step,
+                                                 .force = pass_on_to_step };
+/* A step's own until its run owns the signals: a request is recorded, and the run stops at
+   once when it takes them over (runner.c). */
+static const signal_owner step_starting = { .stop = NULL };
+
+/* SIGINT and SIGTERM held back (or let through again) in the calling thread. */
+static void hold_stop_signals(int how, sigset_t *old)
+{
+  sigset_t both;
+  sigemptyset(&both);
+  sigaddset(&both, SIGINT);
+  sigaddset(&both, SIGTERM);
+  sigprocmask(how, &both, old);
 }
 
 /* Everything the child writes into the pipe. */
@@ -93,14 +112,17 @@ static char *read_all(int fd, size_t *len)
   return buf;
 }
 
-/* In the child: become a run with `threads` threads and run it. Never returns. */
+/* In the child: become a run with `threads` threads and run it. Never returns. The stop
+   signals are held back on entry (`unblock` lets them through): the child keeps the sweep's
+   handlers (and the signals the sweep ignored stay ignored), not its owner. */
 static void child_run(sb_test *test, const run_config *sweep, worker *main, unsigned threads,
-                      uint64_t start_at, int fd)
+                      uint64_t start_at, int fd, const sigset_t *unblock)
 {
   run_config cfg = *sweep;             /* this step's own configuration */
 
-  sigaction(SIGINT, &inherited_int, NULL);
-  sigaction(SIGTERM, &inherited_term, NULL);
+  signal_policy_forget();
+  signal_policy_own(&step_starting);
+  sigprocmask(SIG_SETMASK, unblock, NULL);
   cfg.threads = threads;
   cfg.sweep_step = true;
   cfg.start_at_unix_ns = start_at;
@@ -121,13 +143,23 @@ static void child_run(sb_test *test, const run_config *sweep, worker *main, unsi
   _exit(rc);
 }
 
-/* Run one thread count; its runs go into the session. Returns the child's exit code. */
+/* Run step `step` of `steps`, one thread count; its runs go into the session. Returns the
+   child's exit code, or 0 without starting it when a stop was asked for. */
 static int run_one(sb_test *test, const run_config *sweep, worker *main, unsigned threads,
-                   uint64_t start_at)
+                   uint64_t start_at, size_t step, size_t steps)
 {
   int fds[2];
+  sigset_t unblock;
 
+  /* Held back until child_pid names the child: a signal in between is passed on, not lost. */
+  hold_stop_signals(SIG_BLOCK, &unblock);
+  if (signal_stop_requested()) {
+    sigprocmask(SIG_SETMASK, &unblock, NULL);
+    return 0;
+  }
+  log_text(LOG_NOTICE, "Thread sweep: run %zu of %zu, %u threads\n", step, steps, threads);
   if (pipe(fds) != 0) {
+    sigprocmask(SIG_SETMASK, &unblock, NULL);
     log_text(LOG_FATAL, "Cannot create a pipe for the sweep's run: %s", strerror(errno));
     return 1;
   }
@@ -135,6 +167,7 @@ static int run_one(sb_test *test, const run_config *sweep, worker *main, unsigne
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &unblock, NULL);
     log_text(LOG_FATAL, "Cannot start the sweep's run: %s", strerror(errno));
     close(fds[0]);
     close(fds[1]);
@@ -142,10 +175,11 @@ static int run_one(sb_test *test, const run_config *sweep, worker *main, unsigne
   }
   if (pid == 0) {
     close(fds[0]);
-    child_run(test, sweep, main, threads, start_at, fds[1]);
+    child_run(test, sweep, main, threads, start_at, fds[1], &unblock);
   }
   close(fds[1]);
   child_pid = pid;
+  sigprocmask(SIG_SETMASK, &unblock, NULL);
 
   size_t len;
   char *text = read_all(fds[0], &len);
@@ -257,27 +291,19 @@ int sweep_run(sb_test *test, const run_config *cfg, worker *main)
   }
   results_csv_header();
 
-  struct sigaction forward = { .sa_handler = forward_signal };
-  struct sigaction ignore = { .sa_handler = SIG_IGN };
-  sigemptyset(&forward.sa_mask);
-  sigemptyset(&ignore.sa_mask);
-  signal_catch(SIGTERM, &forward, &inherited_term);
-  /* Ctrl-C reaches the running child from the terminal; the child reports and ends. */
-  sigaction(SIGINT, &ignore, &inherited_int);
+  signal_policy_install();
+  signal_policy_own(&sweep_signal_owner);
 
-  for (size_t k = 0; k < n && rc == 0 && !terminated_by; k++) {
+  for (size_t k = 0; k < n && rc == 0 && !signal_stop_requested(); k++) {
     unsigned threads = (unsigned) values[k];
     uint64_t start_at = cfg->start_at_unix_ns;
     if (start_at != 0)
       start_at += (uint64_t) ((double) k * (cfg->warmup_time + cfg->max_time + SWEEP_PAUSE_S)
                               * 1e9);
-    log_text(LOG_NOTICE, "Thread sweep: run %zu of %zu, %u threads\n", k + 1, n, threads);
-    rc = run_one(test, cfg, main, threads, start_at);
+    rc = run_one(test, cfg, main, threads, start_at, k + 1, n);
   }
-  sigaction(SIGTERM, &inherited_term, NULL);
-  sigaction(SIGINT, &inherited_int, NULL);
-  if (rc == 0 && terminated_by)
-    rc = 128 + terminated_by;
+  if (rc == 0 && signal_stop_requested())
+    rc = 128 + signal_stop_requested();
 
   if (results_session()->run_count > 0) {
     print_summary(results_session());

@@ -36,6 +36,15 @@ fails event run "FATAL: \`thread_run' function failed: err_event.lua:2: boom in 
 num_cmp "$(line_of "$out" "boom in event")" "<" "$(line_of "$out" "^General statistics:")" \
         "... then the report of what ran until the error (1.0.20 prints none)"
 
+# Threads stopping on one cause at the same time (a full disk fails every writer's commit):
+# each waits 1 s in its first event, so all four are inside it when the first one fails.
+printf 'function event()\n  os.execute("sleep 1")\n  error("boom in every thread")\nend\n' |
+  write err_all_threads.lua
+sb err_all_threads.lua run --threads=4 --time=5
+is "$rc" 1 "every thread failing alike: exit 1"
+is "$(count "$out" "boom in every thread")" 1 "... the FATAL line printed once, not once per thread"
+unlike "$out" "last message repeated" "... and no '(last message repeated N times)' line"
+
 printf 'function event()\n  local x = nil\n  return x.field\nend\n' | write err_index.lua
 fails index run "FATAL: \`thread_run' function failed: err_index.lua:3: attempt to index local 'x' (a nil value)" \
   "a runtime error in event()"
@@ -89,5 +98,42 @@ printf 'package.path = "./lib/?.lua;" .. package.path\nlocal m = require("mymodu
   write err_module.lua
 fails module run "FATAL: \`thread_run' function failed: ./lib/mymodule.lua:3: boom in module" \
   "an error raised in a required module names the module's file and line"
+
+# ---- the scripts compiled into the binary ---------------------------------------------------
+# An error citing a line of one names a file the user does not have: a HINT says where it
+# comes from and how to print that line (--show-script prints the compiled-in copy).
+sb --show-script=oltp_common
+cmp -s "$TEST_TMP/.out" "$SRCDIR/src/lua/oltp_common.lua"
+ok $? "--show-script=oltp_common prints the bundled oltp_common.lua byte for byte (exit $rc)"
+sb --show-script=sysbench.sql.lua
+cmp -s "$TEST_TMP/.out" "$SRCDIR/src/lua/internal/sysbench.sql.lua"
+ok $? "--show-script=sysbench.sql.lua prints the internal module (exit $rc)"
+sb --show-script=nosuch
+is "$rc/$out" "1/" "--show-script=nosuch: exit 1, nothing on stdout"
+like "$err" "^No script 'nosuch' is compiled into sysbench; these are: .*sysbench\.oltp_load, .*, oltp_common, " \
+  "... and a line listing the names there are"
+
+printf 'function thread_init()
+  con = sysbench.sql.driver():connect()
+  con:query(42)
+end
+function event() end
+' |
+  write err_internal.lua
+sb err_internal.lua --mysql-dry-run --threads=2 --events=1 --time=0 run
+line=$(printf '%s\n' "$out" | sed -nE 's/^FATAL: `thread_init'"'"' function failed: \[string "sysbench\.sql\.lua"\]:([0-9]+): .*/\1/p')
+like "$out" "^HINT: sysbench\.sql\.lua is compiled into sysbench \(src/lua/internal/sysbench\.sql\.lua in its source\): \`sysbench --show-script=sysbench\.sql \| sed -n ${line}p\` prints line $line$" \
+  "an error in an internal module: a hint names its source and the command printing line $line"
+is "$(count "$out" "^HINT: ")" 1 "... once for the 2 threads"
+sb --show-script=sysbench.sql
+like "$(printf '%s\n' "$out" | sed -n "${line}p")" "#query" "... and that line is the one that failed"
+
+# A file of that name in the current directory is the one that ran: no hint.
+printf 'error("boom in a file of my own")
+' | write oltp_common.lua
+sb oltp_common.lua run
+like "$out" "^FATAL: oltp_common\.lua:1: boom in a file of my own$" "an error in ./oltp_common.lua of the user's"
+unlike "$out" "HINT" "... has no hint about the compiled-in one"
+rm -f "$TEST_TMP/oltp_common.lua"
 
 done_testing

@@ -244,7 +244,7 @@ section() {
   printf '%s\n' "$help" | awk -v s="$1" '$0 == s {f = 1} f && /^$/ {exit} f' | tr -s ' '
 }
 # Our additions are new lines (and zipfian in --rand-type); everything else is 1.0.20's.
-additions='--warmup-time=|--thread-init-timeout=|--rand-zipfian-exp=|--compat='
+additions='--warmup-time=|--thread-init-timeout=|--show-script=|--rand-zipfian-exp=|--compat='
 
 is "$(section "General options:" | grep -vE -- "$additions")" "General options:
  --threads=N number of threads to use [1]
@@ -269,6 +269,8 @@ like "$(section "General options:")" "--warmup-time=N execute events for this ma
      "--help adds --warmup-time (master's)"
 like "$(section "General options:")" "--thread-init-timeout=N wait time in seconds for worker threads to initialize \[30\]" \
      "--help adds --thread-init-timeout (master's)"
+like "$(section "General options:")" "--show-script=STRING print a Lua script compiled into sysbench \(a bundled workload such as oltp_common, or a module such as sysbench\.oltp_load\) and exit$" \
+     "--help adds --show-script (ours)"
 
 is "$(section "Pseudo-Random Numbers Generator options:" | grep -vE -- "$additions" | sed 's/,zipfian}/}/')" \
    "Pseudo-Random Numbers Generator options:

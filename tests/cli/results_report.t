@@ -56,6 +56,9 @@ like "$out" "Threads fairness:
 Queries by statement kind:" "the block comes after 1.0.20's fairness block and its blank line"
 unlike "$out" "Rows returned by reads:|Ignored errors by code" \
        "no rows line (a dry run reads no rows) and no error block (no errors)"
+# $out loses the final newlines; the file keeps them
+ends_blank() { tail -c 2 "$TEST_TMP/.out" | od -An -c | tr -d ' '; }
+is "$(ends_blank)" '\n\n' "the block ends with a blank line, as each of 1.0.20's does"
 
 # A script counting errors itself (no code): reported as "other".
 cat <<'LUA' | write errs.lua
@@ -69,6 +72,7 @@ sb errs.lua --mysql-dry-run --events=7 --report-file=errs.json run
 like "$out" "Ignored errors by code:
     other codes:                         7      \([0-9.]+ per sec\.\)" \
      "errors without a code are listed as 'other codes' under Ignored errors by code"
+is "$(ends_blank)" '\n\n' "... and a blank line closes the block after them too"
 is "$(printf '%s\n' "$out" | grep -cE '^ +other: ')" 1 \
    "'other:' appears once, in 1.0.20's queries performed: ours never uses its labels"
 is "$(py "$TEST_TMP/errs.json" <<'PY'

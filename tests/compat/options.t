@@ -136,6 +136,27 @@ same "a missing config file: 1.0.20's line (then we stop)" --allow config-file-u
 printf 'foo\nevents=2\n' | write noeq.cfg
 same "a line without '=' is skipped (ours warns)" --allow config-line-without-equals \
      --file noeq.cfg -- cpu --config-file=noeq.cfg --cpu-max-prime=50 run
+is "$err" "" "... on stdout alone: nothing on stderr"
+is "$(count "$out" "^WARNING: config file 'noeq\.cfg' line 1: expected name=value, got 'foo'; line ignored$")" 1 \
+   "... once, naming the file and the line"
+# Names no option has: 1.0.20 says nothing for a compiled-in test; for a Lua script it prints
+# "Global option 'x' will not be exported" once per Lua state and does not export the value.
+# Ours: that line once, then a HINT naming file and line; our own line for a compiled-in test.
+printf 'events=2\nnot-an-option=5\nother_one=6\n' | write unknown.cfg
+same "names no option has, in a config file of cpu" --allow config-unknown-name-once \
+     --file unknown.cfg -- cpu --config-file=unknown.cfg --cpu-max-prime=50 run
+like "$out" "^WARNING: config file 'unknown\.cfg' line 2 sets 'not-an-option', which this test does not use; ignored$" \
+  "... ours names the file and line of each (it named neither)"
+is "$(count "$out" "^WARNING: config file 'unknown\.cfg' line 3 sets 'other_one', ")/$err" "1/" "... each once, on stdout alone"
+printf 'function event() print(sysbench.opt.not_an_option, not_an_option) end\n' | write unknown.lua
+same "names no option has, in a config file of a Lua script (not exported)" \
+     --allow config-unknown-name-once --file unknown.cfg --file unknown.lua -- unknown.lua \
+     --config-file=unknown.cfg --threads=2 run
+is "$(count "$out" "^WARNING: Global option 'not_an_option' will not be exported, because the type is unknown$")/$(count "$ref_out" "^WARNING: Global option 'not_an_option' will not be exported")" \
+   "1/$(count "$ref_out" "^WARNING: Global option 'not_an_option' will not be exported")" \
+   "... 1.0.20's line once (1.0.20: once per Lua state)"
+like "$out" "^HINT: config file 'unknown\.cfg' line 2 sets 'not-an-option', which this test does not declare \(its help command lists those it does\)$" \
+  "... then a HINT naming the file and the line"
 
 # ---- control bytes are echoed escaped (\x1b), 1.0.20 prints them raw -------------------------
 same "an ESC in an unknown option's name" --allow escaped-control-bytes -- \

@@ -67,6 +67,24 @@ same "oltp_read_write --point_selects=3 --index_updates=2" --db --before "$prep"
 same "oltp_read_write --report-interval, --percentile" --db --timed --before "$prep" -- "$w" \
      "${common[@]}" --time=3 --report-interval=2 --percentile=99 run
 
+# --tables above what prepare made: thread_init fails on sbtest2 in every thread. 1.0.20 says
+# its three lines once per thread, ours once (declared init-failure-once), then a HINT naming
+# prepare with the same --tables and one saying where the oltp_common.lua of the message is.
+prep="$drop_all; \"\$SB_FOR_SIDE\" oltp_read_only --tables=1 --table-size=100 $(printf '%q ' "${MYSQL_ARGS[@]}") prepare >/dev/null"
+same "oltp_read_only run with --tables=3 after a prepare of 1 table, 4 threads" --db --sort \
+     --allow init-failure-once --before "$prep" -- oltp_read_only --tables=3 --table-size=100 \
+     --threads=4 --events=10 run
+is "$(count "$out" "^FATAL: mysql_stmt_prepare\(\) failed$")/$(count "$out" "^FATAL: MySQL error: 1146 ")/$(count "$out" "^FATAL: \`thread_init' function failed: ")" \
+   "1/1/1" "... ours says each of the three lines once (1.0.20: $(count "$ref_out" "^FATAL: \`thread_init' function failed: ") times)"
+like "$out" "^HINT: sbtest2 does not exist, and this run uses --tables=3: run prepare with --tables=3 first \(sysbench oltp_read_only --tables=3 \.\.\. prepare\), or run with the --tables prepare was given$" \
+  "... then a hint naming prepare with the same --tables"
+line=$(printf '%s\n' "$out" | sed -nE "s/^FATAL: \`thread_init' function failed: oltp_common\.lua:([0-9]+): .*/\1/p")
+like "$out" "^HINT: oltp_common\.lua is compiled into sysbench \(src/lua/oltp_common\.lua in its source\): \`sysbench --show-script=oltp_common \| sed -n ${line}p\` prints line $line$" \
+  "... and one saying where oltp_common.lua:$line is and how to print that line"
+sb --show-script=oltp_common
+like "$(printf '%s\n' "$out" | sed -n "${line}p")" "\.statement\(con, kind, t\)" \
+  "... which is the statement prepare the error is about"
+
 # select_random_*: one table. As 1.0.20 does: prepare with --tables=2 creates both tables, run
 # uses sbtest1 whatever --tables says (one config file serves every workload), and cleanup
 # refuses --tables=2.

@@ -5,19 +5,29 @@
 #     default --mysql-ignore-errors every thread that was in a statement prints 1.0.20's two
 #     lines for the lost connection, then our report, exit 1 as 1.0.20; with
 #     --mysql-ignore-errors=all and the server started again, each thread reconnects once
-#     (reconnects: 4) and the run finishes its events, exit 0 (1.0.20 crashes);
+#     (reconnects: 4) and the run finishes its events, exit 0 (1.0.20 crashes), the report
+#     saying for how long the server was unreachable; with the server never started again
+#     (mysql and tidb drivers), 1.0.20's interval lines are followed by ours counting the
+#     failed reconnects, the report says since when the server was unreachable, how many
+#     reconnects failed and why, the result file has the outage, and the exit code is 1;
 #   - the server down before the start: 1.0.20's failed-connection lines once, not once per
 #     thread, exit 1, and no thread_done error (bundled oltp_common.lua and 1.0.20's own);
 #   - SIGINT / SIGTERM during run: the report of what ran, exit 130 / 143 as 1.0.20's;
 #   - SIGINT / SIGTERM during prepare (4 threads, several tables): a message naming the
 #     incomplete tables and the fix, exit 130 / 143, complete tables untouched, incomplete ones
 #     marked and holding the rows the message says, the next prepare refusing with a hint
-#     naming `cleanup` and --resume, and prepare --resume finishing them to the right rows.
+#     naming `cleanup` and --resume, and prepare --resume finishing them to the right rows;
+#     no FATAL line: the streams broken off are ours, not statements that failed (the
+#     statements before them succeeded);
+#   - two signals close together during prepare (the pid, then again at once, as `timeout`
+#     sends; INT then TERM): one request, the same lines and exit code, three times over; 1.0.20
+#     dies of the first without a word (declared: report-after-signal).
 # Nothing waits on a guess: a run is interrupted once its output shows it is under way, and
 # loads are slowed with SYSBENCH_TEST_LOAD_DELAY (docs/prepare.md).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mysql.sh"
 . "$SRCDIR/tests/lib/compat.sh"
+. "$SRCDIR/tests/lib/signals.sh"
 
 mysql_sandbox_start
 
@@ -43,17 +53,8 @@ bg() {
   (cd "$TEST_TMP" && exec "$bin" "$@" "${MYSQL_ARGS[@]}") >>"$TEST_TMP/bg.out" 2>&1 &
   bg_pid=$!
 }
-# until_output REGEX: waits (at most 120 s) until the background output matches REGEX or the
-# process has ended; false when it never matched.
-until_output() {
-  local i
-  for ((i = 0; i < 1200; i++)); do
-    grep -Eq -- "$1" "$TEST_TMP/bg.out" && return 0
-    kill -0 "$bg_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  grep -Eq -- "$1" "$TEST_TMP/bg.out"
-}
+# until_output REGEX: waits until the background output matches REGEX (tests/lib/signals.sh)
+until_output() { wait_for_line "$TEST_TMP/bg.out" "$bg_pid" "$1"; }
 # bg_wait [SECONDS]: waits for the background process: $rc, $out. A process still running
 # after SECONDS (default 300) is killed (SIGKILL, $rc 137): 1.0.20 sometimes hangs where it
 # usually crashes, and a hang of ours must fail the checks, not stop the suite.
@@ -164,6 +165,8 @@ unlike "$out" "FATAL|ALERT" "... nothing fatal printed"
 is "$(stat reconnects)" 4 "... each of the 4 threads reconnected once (reconnects: 4)"
 is "$(stat 'total number of events')" 200 "... and the run finished its 200 events"
 like "$out" "^General statistics:$" "... and printed its report"
+like "$out" "^Server unreachable from [0-9.]+s to [0-9.]+s: [1-9][0-9]* failed reconnects by [1-4] threads?, then reconnected$" \
+  "... which says when the server was unreachable and how many reconnects failed"
 
 if have_ref; then
   bg "$REF_SB" "${all_args[@]}"
@@ -172,6 +175,53 @@ if have_ref; then
   restart_server
   bg_wait 20     # its 200 events take 4 s; 1.0.20 crashes (139) or, now and then, hangs (137)
   num_cmp "$rc" "!=" 0 "1.0.20 does not survive the restart (exit $rc; 139 is its SIGSEGV, 137 a hang we ended): declared mysql-server-restart"
+else
+  skip "no reference sysbench at $REF_SB"
+fi
+
+# ---- the server killed for good, --mysql-ignore-errors=all (mysql and tidb drivers) ----------
+
+# the tidb driver checks it talks to TiDB: this MariaDB gets TiDB's version function meanwhile
+sql "CREATE FUNCTION tidb_version() RETURNS VARCHAR(64) DETERMINISTIC RETURN 'v0-fake (MariaDB)'"
+for drv in mysql tidb; do
+  bg "$SB" oltp_read_write "${table_args[@]}" --db-driver=$drv --threads=4 --time=6 \
+     --report-interval=1 --mysql-ignore-errors=all --report-file=outage-$drv.json run
+  until_output '^\[ 1s \] thds: 4 tps: [1-9]'
+  ok $? "$drv, --mysql-ignore-errors=all: the run is under way before the server is killed for good"
+  kill_server
+  bg_wait
+  is "$rc" 1 "$drv: the server never came back: exit 1 (it was 0)"
+  like "$out" "^\[ [3-6]s \] thds: 4 tps: 0\.00 qps: 0\.00 \(r/w/o: 0\.00/0\.00/0\.00\) lat \(ms,95%\): 0\.00 err/s: 0\.00 reconn/s: 0\.00$" \
+    "$drv: 1.0.20's interval line is unchanged while the server is down"
+  like "$out" "^\[ [3-6]s \] server unreachable: failed reconn/s: [0-9]*[1-9][0-9]*\.[0-9]{2} threads reconnecting: 4$" \
+    "$drv: ... and followed by ours, with the failed reconnects and the threads reconnecting"
+  is "$(stat reconnects)" 0 "$drv: 1.0.20's report lines are kept (reconnects: 0)"
+  like "$out" "^Server unreachable from [0-9.]+s to the end \([0-9.]+s\): [1-9][0-9]* failed reconnects by 4 threads$" \
+    "$drv: the report says since when the server was unreachable and how many reconnects failed"
+  like "$out" "^    last error: unable to connect to MySQL server on host '127\.0\.0\.1', port $MYSQL_PORT: error 2002: " \
+    "$drv: ... naming the server and the error"
+  like "$out" "^    no event succeeded after [0-9.]+s: the run failed \(exit code 1\)$" \
+    "$drv: ... and why the run failed"
+  is "$(python3 - "$TEST_TMP/outage-$drv.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+o = r["outage"]
+print(r["exit_code"], o["until_end"], o["run_failed"], o["failed_reconnects"] > 0,
+      o["threads_unreachable_at_end"], o["from"] < o["to"], "error 2002" in o["last_error"])
+PY
+)" "1 True True True 4 True True" "$drv: the result file has the outage (until the end, the run failed)"
+  restart_server
+  ok $? "the server starts again"
+done
+sql "DROP FUNCTION tidb_version"
+if have_ref; then
+  bg "$REF_SB" oltp_read_write "${table_args[@]}" --threads=4 --time=6 --report-interval=1 \
+     --mysql-ignore-errors=all run
+  until_output '^\[ 1s \] thds: 4 tps: [1-9]'
+  kill_server
+  bg_wait 20
+  num_cmp "$rc" "!=" 0 "1.0.20 does not survive the server's death either (exit $rc): declared mysql-server-restart"
+  restart_server
 else
   skip "no reference sysbench at $REF_SB"
 fi
@@ -237,14 +287,21 @@ where_is() {
 }
 
 load=(--table-size=20000 --report-interval=0.2)
-interrupt_prepare() {   # interrupt_prepare SIGNAL ARGS...: prepare, stopped once rows are in
-  local sig=$1
+# interrupt_prepare SIGNAL ARGS...: prepare, stopped once rows are in. SIGNAL may be a pair
+# "INT TERM": the second goes out as soon as the first was taken (tests/lib/signals.sh).
+interrupt_prepare() {
+  local sigs=$1
   shift
   export SYSBENCH_TEST_LOAD_DELAY=0.2      # every block waits 0.2 s: 4 s per table
   bg "$SB" oltp_read_write "${load[@]}" "$@" prepare
   unset SYSBENCH_TEST_LOAD_DELAY
   until_output '\] loaded [1-9][0-9]* of'
-  kill -"$sig" "$bg_pid"
+  set -- $sigs
+  if [ $# = 2 ]; then
+    signal_twice close "$1" "$bg_pid" "$bg_pid" "$2" "$bg_pid"
+  else
+    kill -"$1" "$bg_pid"
+  fi
   bg_wait
 }
 
@@ -252,6 +309,8 @@ interrupt_prepare() {   # interrupt_prepare SIGNAL ARGS...: prepare, stopped onc
 interrupt_prepare INT --tables=3 --threads=4 --rand-seed=7
 is "$rc" 130 "Ctrl-C during prepare (4 threads, 3 tables): exit 130"
 like "$out" "^WARNING: prepare was interrupted by signal 2$" "... says so"
+unlike "$out" "^FATAL" "... without a FATAL line: the LOAD DATA streams broken off were ours, and the statements before them succeeded"
+unlike "$out" "last message repeated" "... nor a repeated one"
 like "$out" "^Incomplete tables: sbtest1 \([0-9]+ of 20000 rows\)" "... names the incomplete tables"
 like "$out" "^Run \`cleanup\` to drop the tables, or the same \`prepare\` with --resume to finish loading them$" \
   "... and the fix"
@@ -292,5 +351,36 @@ my oltp_read_write "${load[@]}" --tables=8 --threads=4 --rand-seed=9 verify
 is "$rc" 0 "... so all 8 tables are what a fresh load with --rand-seed=9 gives (verify)"
 is "$(checksum sbtest1)/$(checksum sbtest2)" "$before" "... and the complete ones were left alone"
 my oltp_read_write --tables=8 cleanup >/dev/null
+
+# ---- two signals close together during prepare ----------------------------------------------
+# As `timeout -s INT` sends them (the child, then its group) or a terminal and a supervisor:
+# one request. Three tries; INT INT twice, INT then TERM once.
+
+good=0 report=""
+for pair in "INT INT" "INT TERM" "INT INT"; do
+  interrupt_prepare "$pair" --tables=2 --threads=4 --rand-seed=11
+  got="$rc"
+  for line in "^WARNING: prepare was interrupted by signal 2$" "^Complete tables: " \
+              "^Incomplete tables: sbtest1 \([0-9]+ of 20000 rows\)" "^Run \`cleanup\` to drop"; do
+    printf '%s\n' "$out" | grep -Eq -- "$line" || got+=" missing /$line/"
+  done
+  printf '%s\n' "$out" | grep -q "^FATAL" && got+=" FATAL"
+  [ "$got" = 130 ] && good=$((good + 1)) || report+=" [$pair: $got]"
+  my oltp_read_write --tables=2 cleanup >/dev/null
+done
+is "$good$report" 3 "two signals close together during prepare, 3 tries: exit 130, the interrupted line and where each table is, no FATAL"
+
+if have_ref; then
+  # 1.0.20: a table big enough to be loading when the signals come
+  bg "$REF_SB" oltp_read_write --table-size=2000000 --threads=4 prepare
+  until_output "^Inserting 2000000 records into 'sbtest1'"
+  signal_twice close INT "$bg_pid" "$bg_pid" INT "$bg_pid"
+  bg_wait 60
+  is "$rc|$(count "$out" "interrupted")" "130|0" \
+    "1.0.20 dies of the first SIGINT during prepare: 130 without a word (declared: report-after-signal)"
+  my oltp_read_write cleanup >/dev/null
+else
+  skip "no reference sysbench at $REF_SB"
+fi
 
 done_testing

@@ -2,12 +2,17 @@
 # rocksdb.t: the embedded RocksDB driver when things go wrong. Ctrl-C and SIGTERM during `run`
 # (the report, the exit code of our cpu run and of 1.0.20, the table untouched) and during
 # `prepare` (the summary, the exit code, an incomplete table every command recognises, no
-# temporary file); a load killed outright (its temporary file removed by the next command); a
-# full disk (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost);
-# foreign directories (every command leaves them exactly as they were); `cleanup` next to files
-# of the user's (they stay, and so does the directory).
+# temporary file; two signals close together are one request, with the same summary and exit
+# code); a load killed outright (its temporary file removed by the next command); a full disk
+# (one FATAL line and exit 1, never an abort inside librocksdb, nothing lost); foreign
+# directories (every command leaves them exactly as they were); files named like RocksDB's
+# that the user put into the database directory (every command stops before RocksDB could
+# delete or replay them); a run killed outright (the next one opens the database); `cleanup`
+# next to files of the user's (they stay, and so does the directory) and in a directory that
+# existed before prepare (emptied, kept).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$SRCDIR/tests/lib/mounts.sh"
+. "$SRCDIR/tests/lib/signals.sh"
 
 need_driver rocksdb librocksdb-dev
 
@@ -160,6 +165,27 @@ is "$rc" 0 "prepare --resume loads the incomplete table again"
 rk oltp_read_write --tables=2 --table-size=60000 --rand-seed=31 verify
 is "$rc" 0 "... and verify finds both tables right"
 rk oltp_read_write --tables=2 cleanup
+
+# Two signals close together (the pid, then again as soon as the first was taken, as
+# `timeout` or a terminal and a supervisor send them): one request, three tries.
+good=0 report=""
+for pair in "INT INT" "INT TERM" "INT INT"; do
+  set -- $pair
+  prepare_bg --threads=4
+  signal_twice close "$1" "$bg" "$bg" "$2" "$bg"
+  wait "$bg"
+  rc=$?
+  out=$(cat "$bg_out")
+  got="$rc"
+  for line in "^WARNING: prepare was interrupted by signal 2$" "^Complete tables: " \
+              "^Incomplete tables: sbtest1 \([0-9]+ of 60000 rows\)" "^Run \`cleanup\` to drop"; do
+    printf '%s\n' "$out" | grep -Eq -- "$line" || got+=" missing /$line/"
+  done
+  [ "$(load_files "$db")" = 0 ] || got+=" temporary SST files left"
+  [ "$got" = 130 ] && good=$((good + 1)) || report+=" [$pair: $got]"
+  rk oltp_read_write --tables=2 cleanup
+done
+is "$good$report" 3 "two signals close together during prepare, 3 tries: exit 130, the interrupted line and where each table is, no temporary file"
 
 # SIGKILL: nothing in the process can clean up; the next command removes the loader's file.
 start_bg "$TEST_TMP/prepare.out" env SYSBENCH_TEST_LOAD_DELAY=0.3 "$SB" oltp_point_select \
@@ -348,28 +374,134 @@ for dir in notdb badcurrent keys family; do
 done
 db="$TEST_TMP/db"
 
+# ---- files named like RocksDB's that sysbench did not create --------------------------------
+# RocksDB deletes the files it takes for obsolete when it opens a database (table files it does
+# not use, old MANIFEST and OPTIONS files), replays every write-ahead log it finds, and cleanup
+# removes the database's files: a file of the user's with such a name stops every command
+# before the database is opened, and stays exactly as it was.
+
+db="$TEST_TMP/named"
+rk oltp_read_write --table-size=500 --rand-seed=4 prepare
+rk oltp_read_write --table-size=500 --rand-seed=4 verify
+loaded=$(checksums)
+for f in 000500.sst 000501.log MANIFEST-000999 OPTIONS-000001 LOG.old.1 LOGBOOK; do
+  echo "the user's $f" > "$db/$f"
+done
+before=$(listing "$db")
+for cmd in verify run prepare prewarm cleanup; do
+  rk oltp_read_write --table-size=500 --events=10 $cmd
+  is "$rc" 1 "a file of the user's named like RocksDB's: $cmd exits 1"
+  like "$out" "^FATAL: The RocksDB directory '$db' holds 6 files named like RocksDB's own that sysbench did not create \('000500.sst', '000501.log', 'LOG.old.1', ...\): opening the database would let RocksDB delete or replay them, so it was not opened; move them out of the directory$" \
+    "... naming them, and what to do, in one line"
+  is "$(listing "$db")" "$before" "... leaving them, and everything else, exactly as they were"
+done
+mkdir "$TEST_TMP/moved" && mv "$db"/000500.sst "$db"/000501.log "$db"/MANIFEST-000999 \
+  "$db"/OPTIONS-000001 "$db"/LOG.old.1 "$db"/LOGBOOK "$TEST_TMP/moved/"
+rk oltp_read_write --table-size=500 --rand-seed=4 verify
+is "$rc/$(checksums)" "0/$loaded" "moved out of the directory, verify reads the table as it was loaded"
+
+# A symlink with such a name: RocksDB would delete the link.
+echo outside > "$TEST_TMP/outside.txt"
+ln -s "$TEST_TMP/outside.txt" "$db/000777.sst"
+rk oltp_read_write --table-size=500 --events=10 run
+is "$rc" 1 "a symlink named like a table file stops run too"
+like "$out" "^FATAL: The RocksDB directory '$db' holds 1 file named like RocksDB's own that sysbench did not create \('000777.sst'\): .* move it out of the directory$" \
+  "... naming it"
+[ -L "$db/000777.sst" ] && [ "$(cat "$TEST_TMP/outside.txt")" = outside ]
+ok $? "... and stays, and so does the file it points to"
+rm "$db/000777.sst"
+
+# kill -9 in the middle of a run that flushes and compacts (64K memtables): RocksDB leaves
+# files of its own the record does not hold, and the next run opens the database all the same.
+start_bg "$TEST_TMP/run.out" "$SB" oltp_write_only --table-size=500 --threads=2 --time=600 \
+  --report-interval=1 --rocksdb-write-buffer-size=64K run --db-driver=rocksdb --rocksdb-path="$db"
+wait_for "^\[ 2s \] thds: 2"
+ok $? "a writing run with 64K memtables got under way"
+stop_bg KILL
+grep -q "^state under-way$" "$db/SYSBENCH-FILES"
+ok $? "SIGKILL: the record says a command was under way"
+num_cmp "$(find "$db" -name '*.sst' | wc -l)" ">" 2 "... and the database flushed table files of its own meanwhile"
+rk oltp_read_write --table-size=500 --events=20 run
+is "$rc" 0 "the next run opens the database and runs"
+unlike "$out" "FATAL|named like RocksDB" "... without a word about its files"
+grep -q "^state closed$" "$db/SYSBENCH-FILES"
+ok $? "... and the record says it ended"
+# after a killed command, a file numbered below what the record holds is still not RocksDB's
+start_bg "$TEST_TMP/run.out" "$SB" oltp_point_select --table-size=500 --time=600 \
+  --report-interval=1 run --db-driver=rocksdb --rocksdb-path="$db"
+wait_for "^\[ 1s \] thds: 1"
+stop_bg KILL
+echo "the user's" > "$db/000002.sst"
+rk oltp_read_write --table-size=500 --events=10 run
+is "$rc" 1 "after a killed run, a table file numbered below the database's files stops the next run"
+like "$out" "^FATAL: The RocksDB directory '$db' holds 1 file named like RocksDB's own that sysbench did not create \('000002.sst'\)" \
+  "... naming it"
+is "$(cat "$db/000002.sst")" "the user's" "... and stays as it was"
+rm "$db/000002.sst"
+# A database of an earlier version has no record: its first open records the files the
+# database references, and a table file it does not reference is refused all the same. (A
+# command that ended first: RocksDB's own leftovers of the killed one are gone.)
+rk oltp_read_write --table-size=500 --events=10 run
+rm "$db/SYSBENCH-FILES"
+echo "the user's" > "$db/000900.sst"
+rk oltp_read_write --table-size=500 --events=10 run
+is "$rc" 1 "without a record: a table file the database does not use stops run"
+like "$out" "^FATAL: The RocksDB directory '$db' holds 1 file named like RocksDB's own that the database does not use \('000900.sst'\), and no record of the files sysbench created there \(an earlier version prepared it\): .*; move it out of the directory \(if the last command on the database was killed, it may be RocksDB's leftovers, which it would delete\)$" \
+  "... naming it, and saying that it may be RocksDB's after a killed command"
+rm "$db/000900.sst"
+rk oltp_read_write --table-size=500 --events=10 run
+is "$rc" 0 "without it, run opens the database"
+[ "$(grep -c "^file [0-9]*\.sst$" "$db/SYSBENCH-FILES")" = "$(find "$db" -name '*.sst' | wc -l)" ]
+ok $? "... and records its table files"
+rk oltp_read_write cleanup
+[ ! -e "$db" ]
+ok $? "cleanup removes the database and the directory prepare created"
+
 # ---- cleanup next to the user's files ------------------------------------------------------
 
+db="$TEST_TMP/db"
 rk oltp_point_select --table-size=100 prepare
 echo keep > "$db/myfile.txt"
 mkdir "$db/notes" && echo inner > "$db/notes/inner.txt"
-echo outside > "$TEST_TMP/outside.txt"
-ln -s "$TEST_TMP/outside.txt" "$db/LOG.old.1"
+ln -s "$TEST_TMP/outside.txt" "$db/outside-link"
 rk oltp_point_select cleanup
 is "$rc" 0 "cleanup of a database directory the user put files into succeeds"
-like "$out" "WARNING: Kept the directory '$db': it holds 3 entries sysbench did not write \(the first: '(myfile.txt|notes|LOG.old.1)'\), left untouched; only the database files were removed" \
+like "$out" "WARNING: Kept the directory '$db': it holds 3 entries sysbench did not write \(the first: '(myfile.txt|notes|outside-link)'\), left untouched; only the database files were removed" \
   "... saying in one line that it keeps the directory, and why"
-is "$(ls -A "$db" | sort | tr '\n' ' ')" "LOG.old.1 myfile.txt notes " \
+is "$(ls -A "$db" | sort | tr '\n' ' ')" "myfile.txt notes outside-link " \
   "... removing the database files and only them"
 is "$(cat "$db/myfile.txt")" "keep" "... the user's file with its content"
 is "$(cat "$db/notes/inner.txt")" "inner" "... a subdirectory with its content"
-[ -L "$db/LOG.old.1" ] && [ "$(cat "$TEST_TMP/outside.txt")" = outside ]
-ok $? "... a symlink named like a RocksDB file, and the file it points to"
+[ -L "$db/outside-link" ] && [ "$(cat "$TEST_TMP/outside.txt")" = outside ]
+ok $? "... a symlink, and the file it points to"
 
 db="$TEST_TMP/plain"
 rk oltp_point_select --table-size=100 prepare
 rk oltp_point_select cleanup
 [ ! -e "$db" ]
 ok $? "cleanup of a directory holding only the database removes it"
+
+# A directory that existed (empty) before prepare: cleanup removes every file of the database,
+# those RocksDB wrote at each open too, and keeps the directory, saying so.
+db="$TEST_TMP/existing"
+mkdir "$db"
+rk oltp_read_write --table-size=200 prepare
+rk oltp_read_write --table-size=200 --events=20 run
+rk oltp_read_write --table-size=200 verify
+rk oltp_read_write cleanup
+is "$rc" 0 "cleanup of a database prepared into a directory that existed succeeds"
+like "$out" "^Removed the files of the RocksDB database from '$db' and kept the directory, which existed before prepare$" \
+  "... saying that it kept the directory, and why"
+is "$(ls -A "$db" | tr '\n' ' ')" "" "... which it leaves empty, as it found it"
+echo mine > "$db/notes.txt"
+rk oltp_read_write --table-size=200 prepare
+is "$rc" 1 "prepare into a directory holding a file of the user's is refused"
+rm "$db/notes.txt"
+rk oltp_read_write --table-size=200 prepare
+echo mine > "$db/notes.txt"
+rk oltp_read_write cleanup
+like "$out" "^Removed the files of the RocksDB database from '$db' and kept the directory, which existed before prepare, with the 1 entry sysbench did not write \(the first: 'notes.txt'\)$" \
+  "a file the user added since stays too, named"
+is "$(ls -A "$db")" "notes.txt" "... and is all that is left"
 
 done_testing

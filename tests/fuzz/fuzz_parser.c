@@ -128,7 +128,7 @@ static void parse_as_main_does(int argc, char **argv)
     return;
   if (options_declare(test_options, err, sizeof(err)) != 0 || options_check_given() != 0)
     return;
-  args_check_pending(false);
+  args_check_pending(false, false);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -158,6 +158,26 @@ ref() {
 
 have_ref() { [ -x "$REF_SB" ]; }
 
+# interrupt_when REGEX ARGS...: our binary with ARGS in the background from $TEST_TMP (output
+# in $TEST_TMP/bg.out), sent SIGINT once its output matches REGEX (a bound of two minutes, not
+# a time anything must take); sets $rc and $out when it has ended.
+interrupt_when() {
+  local regex=$1 pid i
+  shift
+  : >"$TEST_TMP/bg.out"   # emptied before the job starts: no earlier run's text to match
+  (cd "$TEST_TMP" && exec "$SB" "$@") >>"$TEST_TMP/bg.out" 2>&1 &
+  pid=$!
+  for i in $(seq 1 2400); do
+    grep -Eq -- "$regex" "$TEST_TMP/bg.out" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -INT "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  out=$(cat "$TEST_TMP/bg.out")
+}
+
 # need_driver NAME PACKAGE: the test file ends here unless the binary under test lists driver
 # NAME in --help: as a failure in CI (CI builds every driver), as a skip elsewhere.
 need_driver() {

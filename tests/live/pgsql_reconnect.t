@@ -3,7 +3,9 @@
 # 08006 when the client finds the socket closed before the server's word). With that SQLSTATE
 # in --pgsql-ignore-errors (or "all") the driver reconnects, counts one reconnect (not an
 # ignored error), prepares the statements again and the run goes on; without it the run stops
-# with the error and exits 1 (1.0.20 crashes). A server restarted mid-run is waited for.
+# with the error and exits 1 (1.0.20 crashes). A server restarted mid-run is waited for; one
+# that never comes back is reported (since when, how many reconnects failed, why) and the run
+# exits 1.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/pgsql.sh"
 
@@ -89,10 +91,44 @@ pg oltp_point_select run --table-size=1000 --threads=2 --time=5 --pgsql-ignore-e
 wait $restarter
 is "$rc/$(stat reconnects)" "0/2" "a restarted server: both connections wait for it and reconnect"
 num_cmp "$(stat read)" ">" 1000 "... and the run goes on"
+like "$out" "^Server unreachable from [0-9.]+s to [0-9.]+s: [1-9][0-9]* failed reconnects by [12] threads?, then reconnected$" \
+  "... and the report says for how long the server was unreachable"
 
 # --reconnect=N (oltp_common): a new session every N events, statements prepared again.
 pg oltp_point_select run --table-size=1000 --events=100 --time=0 --reconnect=10
 is "$rc/$(stat read)" "0/100" "--reconnect=10: a new session every 10 events, every query done"
 pg oltp_point_select cleanup
+
+# A server that stops for good mid-run: the threads reconnect until --time is up, the
+# intervals and the report say the server was unreachable, and as no event succeeded after
+# it went away, the run failed (it exited 0).
+pg oltp_point_select prepare --table-size=1000
+(
+  for ((i = 0; i < 100; i++)); do
+    [ "$(sessions)" -ge 2 ] && break
+    sleep 0.1
+  done
+  sleep 1
+  "$SRCDIR/scripts/pgsql-sandbox.sh" stop "$PGSQL_SANDBOX_DIR" >/dev/null 2>&1
+) &
+stopper=$!
+pg oltp_point_select run --table-size=1000 --threads=2 --time=6 --report-interval=1 \
+   --pgsql-ignore-errors=all --report-file=outage.json
+wait $stopper
+is "$rc" 1 "a server stopped for good: exit 1 (it was 0)"
+like "$out" "^\[ [0-9]+s \] thds: 2 tps: 0\.00 qps: 0\.00 \(r/w/o: 0\.00/0\.00/0\.00\) lat \(ms,95%\): 0\.00 err/s: 0\.00 reconn/s: 0\.00$" \
+  "... 1.0.20's interval line is unchanged while it is down"
+like "$out" "^\[ [0-9]+s \] server unreachable: failed reconn/s: [0-9]*[1-9][0-9]*\.[0-9]{2} threads reconnecting: 2$" \
+  "... and followed by ours, with the failed reconnects"
+like "$out" "^Server unreachable from [0-9.]+s to the end \([0-9.]+s\): [1-9][0-9]* failed reconnects by 2 threads$" \
+  "... the report says since when and how many reconnects failed"
+like "$out" "^    last error: .*port $PGSQL_PORT failed: " "... naming the server and the error"
+like "$out" "^    no event succeeded after [0-9.]+s: the run failed \(exit code 1\)$" "... and why the run failed"
+is "$(python3 - "$TEST_TMP/outage.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))["runs"][0]["outage"]
+print(o["until_end"], o["run_failed"], o["threads_unreachable_at_end"])
+PY
+)" "True True 2" "... and the result file has it"
 
 done_testing

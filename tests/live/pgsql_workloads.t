@@ -153,6 +153,19 @@ o oltp_read_write --tables=2 cleanup
 have_ref && r oltp_read_write --tables=2 cleanup
 is "$(tables_in ours)" "" "cleanup: nothing left"
 
+# --tables above what prepare made: thread_init stops at the first missing table (1.0.20
+# goes on and crashes), says so once for the 4 threads, and hints at prepare with the same
+# --tables.
+o oltp_point_select --tables=1 --table-size=100 prepare
+o oltp_point_select --tables=3 --table-size=100 --threads=4 --events=10 --time=0 run
+is "$rc" 1 "--tables=3 after a prepare of 1 table: exit 1"
+is "$(count "$out" "^FATAL: PQprepare\(\) failed: ERROR:  relation \"sbtest2\" does not exist")/$(count "$out" "^FATAL: \`thread_init' function failed: oltp_common\.lua:[0-9]+: SQL error, errno = 0, state = '42P01': relation \"sbtest2\" does not exist$")" \
+   "1/1" "... the driver's line and the script's error once each, for 4 threads"
+like "$out" "^HINT: sbtest2 does not exist, and this run uses --tables=3: run prepare with --tables=3 first \(sysbench oltp_point_select --tables=3 \.\.\. prepare\), or run with the --tables prepare was given$" \
+  "... then a hint naming prepare with the same --tables"
+like "$out" "^FATAL: Thread initialization failed!$" "... and the run does not start"
+o oltp_point_select --tables=1 cleanup
+
 # bulk_insert: one multi-row INSERT per 512 KiB of values, as 1.0.20
 o bulk_insert --threads=1 prepare
 o bulk_insert --threads=1 --events=20000 --time=0 run

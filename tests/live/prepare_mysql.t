@@ -25,25 +25,6 @@ comment_of() {
 drop_all() {
   sql "DROP TABLE IF EXISTS sbtest1, sbtest2, sbtest3" >/dev/null
 }
-# Runs our binary in the background (output in $TEST_TMP/bg.out), waits until its output
-# matches REGEX, then sends SIGINT; sets $rc and $out when it has ended.
-interrupt_when() {   # interrupt_when REGEX ARGS...
-  local regex=$1 pid i
-  shift
-  : >"$TEST_TMP/bg.out"   # emptied before the job starts: no earlier run's text to match
-  (cd "$TEST_TMP" && exec "$SB" "$@" "${MYSQL_ARGS[@]}") >>"$TEST_TMP/bg.out" 2>&1 &
-  pid=$!
-  for i in $(seq 1 600); do
-    grep -Eq -- "$regex" "$TEST_TMP/bg.out" && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  kill -INT "$pid" 2>/dev/null
-  wait "$pid"
-  rc=$?
-  out=$(cat "$TEST_TMP/bg.out")
-}
-
 size=(--table-size=20000 --rand-seed=11)
 
 # ---------------------------------------------------------------------------------------------
@@ -102,12 +83,20 @@ like "$out" "sbtest1: ok: 20000 rows, ids 1..20000 without gaps, index k_1 consi
   "... and says what it checked"
 my oltp_read_write --table-size=20000 verify
 like "$out" "contents not compared" "without --rand-seed verify says it did not compare the rows"
+my oltp_read_write --table-size=10000 verify
+is "$rc" 1 "verify with half the --table-size of prepare exits 1"
+like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used \(--table-size=20000 if it loaded them all\)$" \
+  "... saying how many rows the table holds, and that --table-size must be prepare's"
+my oltp_read_write --table-size=40000 verify
+like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used" \
+  "... and so with twice it"
 sql "DELETE FROM sbtest1 WHERE id = 777" "UPDATE sbtest1 SET k = k + 1 WHERE id = 1234"
 my oltp_read_write "${size[@]}" --threads=3 verify
 is "$rc" 1 "verify of a damaged table exits 1"
 like "$out" "sbtest1: WRONG: 19999 rows where --table-size is 20000; 1 id of 1..table-size missing; 1 row whose k is not the generated one" \
   "... saying what is wrong"
 like "$out" "  sbtest1: id 777 is missing" "... which id is missing"
+unlike "$out" "HINT: sbtest1 holds" "... and no --table-size hint: the table is not one of another size"
 like "$out" "  sbtest1: id 1234: k is [0-9]+, the generated row has [0-9]+" "... and which k differs"
 like "$out" "Verified 1 table: 1 wrong" "... and counting the wrong tables"
 sql "DROP INDEX k_1 ON sbtest1"
@@ -153,6 +142,9 @@ my oltp_read_write cleanup >/dev/null
 my oltp_read_write "${size[@]}" --prepare-method=load-data prepare
 is "$rc" 1 "--prepare-method=load-data fails where the server refuses it"
 like "$out" "errno = (1148|4166|3948)" "... with the server's error"
+like "$out" "^FATAL: mysql_drv_query\(\) returned error (1148|4166|3948) \(.*\) for query 'LOAD DATA LOCAL INFILE " \
+  "... naming the LOAD DATA statement the server refused"
+unlike "$out" "for query 'CREATE TABLE" "... not the CREATE TABLE before it, which succeeded"
 like "$out" "HINT: .*local_infile.*--prepare-method=insert" "... and what to do"
 sql "SET GLOBAL local_infile = 1"
 drop_all
@@ -163,8 +155,8 @@ drop_all
 # Interrupted once 3000 rows went out: the test delay falls inside each streamed statement, and
 # one of the two threads (a table each, blocks of 1000 rows) has sent 1500 of them, so at least
 # its first block is in and --resume has rows to find.
-SYSBENCH_TEST_LOAD_DELAY=0.2 interrupt_when "\[ .*s \] loaded ([3-9][0-9]{3}|[0-9]{5,}) of" oltp_read_write \
-  "${size[@]}" --tables=2 --threads=2 --report-interval=0.2 prepare
+SYSBENCH_TEST_LOAD_DELAY=0.2 interrupt_when "\[ .*s \] loaded ([3-9][0-9]{3}|[0-9]{5,}) of" \
+  oltp_read_write "${size[@]}" --tables=2 --threads=2 --report-interval=0.2 prepare "${MYSQL_ARGS[@]}"
 is "$rc" 130 "prepare stopped by Ctrl-C exits 130 (128 + SIGINT)"
 like "$out" "WARNING: prepare was interrupted by signal 2" "... says so"
 like "$out" "Incomplete tables: sbtest1 \([0-9]+ of 20000 rows\), sbtest2 \([0-9]+ of 20000 rows\)" \

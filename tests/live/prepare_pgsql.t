@@ -3,10 +3,12 @@
 # STDIN and multi-row INSERTs give the same table for any --threads (an ordered hash of the
 # rows), the id sequence goes on after the load as after 1.0.20's, the size report has
 # PostgreSQL's sizes, verify catches a deleted row, a changed k and a dropped index, and Ctrl-C
-# leaves the table marked (its COMMENT) so that the next prepare refuses and --resume finishes
-# it. Loads are slowed with SYSBENCH_TEST_LOAD_DELAY where one must be in progress.
+# (twice close together: one request) says where the table is, without a FATAL line, and
+# leaves it marked (its COMMENT) so that the next prepare refuses and --resume finishes it.
+# Loads are slowed with SYSBENCH_TEST_LOAD_DELAY where one must be in progress.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/pgsql.sh"
+. "$(dirname "$0")/../lib/signals.sh"
 
 pgsql_sandbox_start
 
@@ -50,6 +52,10 @@ pg oltp_read_write "${size[@]}" verify
 is "$rc" 0 "verify of a fresh table exits 0"
 like "$out" "sbtest1: ok: 20000 rows, ids 1..20000 without gaps, index k_1 consistent with the rows, rows as generated from --rand-seed=21" \
   "... and says what it checked (CHAR values come back padded: not a difference)"
+pg oltp_read_write --table-size=10000 verify
+is "$rc" 1 "verify with half the --table-size of prepare exits 1"
+like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used \(--table-size=20000 if it loaded them all\)$" \
+  "... saying how many rows the table holds, and that --table-size must be prepare's"
 psql_do "DELETE FROM sbtest1 WHERE id = 999" "UPDATE sbtest1 SET k = k + 1 WHERE id = 4321" >/dev/null
 pg oltp_read_write "${size[@]}" --threads=2 verify
 is "$rc" 1 "verify of a damaged table exits 1"
@@ -69,10 +75,15 @@ for _ in $(seq 1 600); do
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.05
 done
-kill -INT "$pid" 2>/dev/null
+# twice, the second as soon as the first was taken (a terminal and a supervisor, or `timeout`):
+# one request
+signal_twice close INT "$pid" "$pid" INT "$pid"
 wait "$pid"
-is "$?" 130 "prepare stopped by Ctrl-C exits 130"
-like "$(cat "$TEST_TMP/bg.out")" "Incomplete tables: sbtest1 \([0-9]+ of 20000 rows\)" "... naming the incomplete table"
+is "$?" 130 "prepare stopped by Ctrl-C, twice close together, exits 130"
+out=$(cat "$TEST_TMP/bg.out")
+like "$out" "^WARNING: prepare was interrupted by signal 2$" "... saying so"
+like "$out" "Incomplete tables: sbtest1 \([0-9]+ of 20000 rows\)" "... naming the incomplete table"
+unlike "$out" "^FATAL" "... and no FATAL line (the COPY broken off was ours)"
 like "$(comment_of sbtest1)" "^sysbench prepare: incomplete; seed=21; rows=20000; " "... which carries the marker"
 pg oltp_read_write "${size[@]}" prepare
 is "$rc" 1 "the next prepare refuses it"

@@ -34,6 +34,10 @@ o oltp_read_write "${size[@]}" verify
 is "$rc" 0 "verify of a fresh table exits 0"
 like "$out" "sbtest1: ok: 12000 rows, ids 1..12000 without gaps, index k_1 consistent with the rows, rows as generated from --rand-seed=41" \
   "... and says what it checked"
+o oltp_read_write --table-size=6000 verify
+is "$rc" 1 "verify with half the --table-size of prepare exits 1"
+like "$out" "^HINT: sbtest1 holds 12000 rows: verify needs the --table-size prepare used \(--table-size=12000 if it loaded them all\)$" \
+  "... saying how many rows the table holds, and that --table-size must be prepare's"
 q "DELETE FROM sbtest1 WHERE id = 55; UPDATE sbtest1 SET k = k + 1 WHERE id = 66"
 o oltp_read_write "${size[@]}" --threads=2 verify
 is "$rc" 1 "verify of a damaged table exits 1"

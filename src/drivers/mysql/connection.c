@@ -264,7 +264,11 @@ int mysqldrv_reconnect(db_conn *con)
   close_handle(c);
   c->mysql = open_handle(&c->endpoint, why, sizeof(why));
   if (c->mysql == NULL) {
+    char where[300];
+    mysqldrv_describe_endpoint(&c->endpoint, where, sizeof(where));
     log_text(LOG_DEBUG, "Reconnect failed: %s", why);
+    /* for the report of an outage: which server, and why */
+    db_set_connect_error(con, "unable to connect to MySQL server on %s: %s", where, why);
     return -1;
   }
   c->lost = false;

@@ -102,14 +102,21 @@ driver_error_class mysqldrv_stream_in(db_conn *con, const char *statement, size_
   if (mysql_more_results(m))
     mysqldrv_drain_results(m);
   struct mysqldrv_stream st = { .fill = fill, .arg = arg, .mysql = m };
+  /* An error of the server names this statement, not the one before it */
+  mysqldrv_doing(con, "mysql_drv_query()", statement, len);
   c->stream = &st;
   int rc = mysql_real_query(m, statement, (unsigned long) len);
   c->stream = NULL;
   MYSQLDRV_TRACE("mysql_real_query(%p, \"%.*s\", %zu) = %d (LOCAL INFILE stream)", (void *) m,
                  (int) len, statement, len, rc);
   if (rc != 0) {
-    if (st.aborted)
-      return mysqldrv_fail(con, CR_UNKNOWN_ERROR, "HY000", ABORTED_TEXT);
+    /* Broken off by us because the command is stopping (Ctrl-C, another thread's error):
+       the server rolls the statement back, and the stop is the command's to report, not an
+       error of this statement -- as with PostgreSQL's COPY (pgsql/copy.c). */
+    if (st.aborted) {
+      db_set_error(con, DRIVER_ERROR_FATAL, CR_UNKNOWN_ERROR, "HY000", ABORTED_TEXT);
+      return DRIVER_ERROR_FATAL;
+    }
     return mysqldrv_fail(con, mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
   }
   my_ulonglong affected = mysql_affected_rows(m);

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include <rocksdb/c.h>
 
@@ -70,7 +72,8 @@ typedef struct {
   rocksdb_filterpolicy_t *filter;   /* owned by table_options once set */
   rocksdb_transactiondb_options_t *txn_db_options;
   bool created_directory;        /* the directory carries our marker: prepare created it */
-  bool created_now;              /* ... and it was this command's prepare */
+  bool fresh;                    /* this command's prepare found the directory empty (or
+                                    created it) and is starting the database there */
 } rdb_store;
 
 extern rdb_store rdb;
@@ -79,36 +82,80 @@ int rdb_store_open(void);
 void rdb_store_close(void);
 /* Integer property of the database (rocksdb_property_int); false if unknown. */
 bool rdb_property_int(const char *name, uint64_t *value);
-/* After the last table was dropped: if this tool created the directory, remove the files of
-   the database and then the directory, unless it holds anything else (rdb_dir.c). */
+/* After the last table was dropped: remove the files of the database, then the directory if
+   this tool created it and it holds nothing else (rdb_files.c). */
 void rdb_store_remove_if_empty(void);
 
 /* ---- the database directory as files (rdb_dir.c) ---- */
 
 /* Written by `prepare` into a directory it creates: `cleanup` may remove such a directory. */
 #define RDB_MARKER_FILE "SYSBENCH-CREATED"
+/* The record of the files sysbench and RocksDB created in the directory (rdb_files.c). */
+#define RDB_RECORD_FILE "SYSBENCH-FILES"
+
+/* What RocksDB takes a name of its directory for (rdb_dir_name_kind). */
+typedef enum {
+  RDB_NAME_OTHER,      /* none of its names: RocksDB never touches the file */
+  RDB_NAME_FIXED,      /* CURRENT, IDENTITY, LOCK, LOG: the database's by their name */
+  RDB_NAME_WAL,        /* <n>.log: replayed by an open, deleted once obsolete */
+  RDB_NAME_TABLE,      /* <n>.sst, <n>.ldb: deleted by an open unless the database uses it */
+  RDB_NAME_MANIFEST,   /* MANIFEST-<n>: deleted unless CURRENT names it */
+  RDB_NAME_OPTIONS,    /* OPTIONS-<n>: all but the newest two deleted */
+  RDB_NAME_NUMBERED,   /* <n>.blob, <n>.dbtmp, OPTIONS-<n>... : numbered, deleted if unused */
+  RDB_NAME_OLD_LOG,    /* LOG.old.<microseconds>: an info log an open renamed */
+  RDB_NAME_ODD         /* LOG<anything else>: taken for an info log, and deleted */
+} rdb_name_kind;
+
+/* The kind of `name`, and in *number its number (the microseconds of LOG.old.<n>). Every
+   kind but RDB_NAME_OTHER is one RocksDB may delete, rename or replay when it opens. All
+   numbers but LOG.old's come from one counter of the database, which only grows. */
+rdb_name_kind rdb_dir_name_kind(const char *name, uint64_t *number);
 
 typedef struct {
   int entries;               /* all but . and .. */
   char first_entry[256];
-  int foreign;               /* entries that are not plain files RocksDB or sysbench write */
+  int foreign;               /* entries that are neither plain files named like RocksDB's nor
+                                sysbench's own */
   char first_foreign[256];
-  bool has_current, has_marker;
+  bool has_current, has_marker, has_record;
   uint64_t replay_bytes;     /* the write-ahead logs: what an open flushes into a table */
 } rdb_dir_contents;
 
 /* Lists `path` without following symlinks; -1 with errno when it cannot be read. */
 int rdb_dir_scan(const char *path, rdb_dir_contents *contents);
+/* The entries of a directory: rdb_dir_open (NULL when it cannot be read; *fd for the *at()
+   calls), then rdb_dir_next for each entry but . and .. (its lstat in *st, zeroed when that
+   failed), closedir at the end. */
+DIR *rdb_dir_open(const char *path, int *fd);
+bool rdb_dir_next(DIR *d, int fd, const char **name, struct stat *st);
 /* A temporary SST file of the loader (rdb_load.c names them). */
 bool rdb_dir_is_load_file(const char *name);
+/* A file of sysbench itself: the marker, the record, the loader's files. */
+bool rdb_dir_is_own_file(const char *name);
 /* Unlinks the loader's temporary SST files in `path`; how many, or -1. */
 int rdb_dir_remove_load_files(const char *path);
-/* Removes the files RocksDB and sysbench wrote in `path`, then the directory if that left it
-   empty; anything else stays, and a warning names the directory and the first such entry. */
-void rdb_dir_remove_database(const char *path);
+/* Another process has the database at `path` open (holds the lock on its LOCK file). */
+bool rdb_dir_lock_held(const char *path);
 /* 0 when the file system of `path` has room to open a database whose write-ahead logs take
    `replay_bytes`; otherwise -1 after a FATAL line. */
 int rdb_dir_check_space(const char *path, uint64_t replay_bytes);
+
+/* ---- which files are the database's (rdb_files.c) ---- */
+
+/* Before RocksDB opens the database at `path` read-write (and may delete or replay any file
+   named like its own): 0 when every such file there is the database's, and the record then
+   says a command is under way; otherwise -1 after one FATAL line naming the others, with
+   nothing written. `fresh`: prepare in a directory it found empty. */
+int rdb_files_check(const char *path, bool fresh);
+/* After the open and after the close: the record lists the files there now. */
+void rdb_files_record(const char *path, bool closed);
+/* The last command on the database did not end (killed, crashed) or left no record: what it
+   left is to be removed (the loader's files). */
+bool rdb_files_unclean(void);
+/* With the database closed and empty: removes the files of the record, then the record and
+   the marker, then the directory if prepare created it and nothing else is in it; with
+   `say`, a line says what was kept and why. */
+void rdb_files_remove_database(const char *path, bool created_directory, bool say);
 
 /* ---- sessions: one per connection ---- */
 

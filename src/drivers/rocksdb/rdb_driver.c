@@ -151,15 +151,11 @@ static uint64_t ticker(const char *stats, const char *name)
   return p != NULL ? strtoull(p + 8, NULL, 10) : 0;
 }
 
-/* After the standard report: rows read (seed 000's "RPS": a range or multi-get read returns
-   many rows per query), then --rocksdb-stats. */
+/* After the standard report (whose "Rows returned by reads" counts the rows every read
+   returned, a range or multi-get many per query): --rocksdb-stats. */
 static void rdb_report(const sb_stat_t *stat)
 {
-  double secs = stat->time_interval;
-  log_text(LOG_NOTICE, "RocksDB:");
-  log_text(LOG_NOTICE, "    rows read:                           %-6" PRIu64 " (%.2f per sec.)",
-           stat->rows, secs > 0 ? (double) stat->rows / secs : 0);
-  log_text(LOG_NOTICE, "%s", "");
+  (void) stat;
   if (!rdb_cfg.stats || rdb.options == NULL)
     return;
   char *stats = rocksdb_options_statistics_get_string(rdb.options);
@@ -263,6 +259,11 @@ static int rdb_table_state_op(db_conn *con, uint32_t table)
   return rdb_sbtest_state(con->ptr, table);
 }
 
+static int rdb_table_record_op(db_conn *con, uint32_t table, db_kv_load_record *record)
+{
+  return rdb_sbtest_record(con->ptr, table, record);
+}
+
 static int rdb_table_sizes_op(db_conn *con, uint32_t table, int64_t *data, int64_t *index)
 {
   (void) con;
@@ -297,6 +298,7 @@ static const db_kv_ops rdb_kv_ops = {
   .load_range = rdb_load_range_op,
   .finish_table = rdb_finish_table_op,
   .table_state = rdb_table_state_op,
+  .table_record = rdb_table_record_op,
   .table_sizes = rdb_table_sizes_op,
   .prepare = rdb_prepare_kv,
   .create_table = rdb_create_table,

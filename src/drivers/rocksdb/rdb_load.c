@@ -40,6 +40,7 @@ typedef struct {
   int state;                 /* KV_TABLE_* as the first thread found it */
   uint32_t slices_done;
   uint64_t checksum;         /* sum of the slices' row checksums */
+  uint64_t seed;             /* the seed of the rows the slices loaded */
 } table_state;
 
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -383,7 +384,7 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
                  spec->slices);
     return -1;
   }
-  if (!claim_table(s, spec->table) || rdb_table_meta_mark_loading(s, spec->table) != 0)
+  if (!claim_table(s, spec->table) || rdb_table_meta_mark_loading(s, spec->table, NULL) != 0)
     return -1;
 
   int64_t rows = (int64_t) spec->rows;
@@ -419,14 +420,14 @@ int rdb_sbtest_create(rdb_session *s, const db_kv_table_spec *spec)
   }
   pthread_mutex_unlock(&load_mutex);
   if (last_slice && rc == 0)
-    rc = rdb_table_meta_put(s, spec->table, spec->flags, spec->rows, checksum);
+    rc = rdb_table_meta_put(s, spec->table, spec->flags, spec->rows, checksum, spec->seed);
   return rc;
 }
 
 int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
 {
   uint64_t checksum = 0;
-  if (rdb_table_meta_mark_loading(s, spec->table) != 0)
+  if (rdb_table_meta_mark_loading(s, spec->table, spec->marker) != 0)
     return -1;
   if (!sb_load_test_pause())
     return KV_LOAD_STOPPED;
@@ -436,8 +437,10 @@ int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec)
     return rc;
   pthread_mutex_lock(&load_mutex);
   table_state *t = table_entry(spec->table);
-  if (t != NULL)
+  if (t != NULL) {
     t->checksum += checksum;
+    t->seed = spec->seed;
+  }
   pthread_mutex_unlock(&load_mutex);
   if (t == NULL)
     return rdb_fail_sql(s, DRIVER_ERROR_FATAL, 1037, "HY001", "more than %d tables",
@@ -449,12 +452,12 @@ int rdb_sbtest_finish(rdb_session *s, uint32_t table, uint64_t rows, uint32_t fl
 {
   pthread_mutex_lock(&load_mutex);
   table_state *t = table_entry(table);
-  uint64_t checksum = t != NULL ? t->checksum : 0;
+  uint64_t checksum = t != NULL ? t->checksum : 0, seed = t != NULL ? t->seed : 0;
   if (t != NULL)
     *t = (table_state) { .table = table };
   tables_loaded++;
   pthread_mutex_unlock(&load_mutex);
-  return rdb_table_meta_put(s, table, flags, rows, checksum);
+  return rdb_table_meta_put(s, table, flags, rows, checksum, seed);
 }
 
 int rdb_sbtest_state(rdb_session *s, uint32_t table)
@@ -465,6 +468,25 @@ int rdb_sbtest_state(rdb_session *s, uint32_t table)
   /* keys without the record: a load stopped before this version marked tables */
   return rdb_table_meta_present(s, table) || table_has_keys(s, table) ? KV_TABLE_INCOMPLETE
                                                              : KV_TABLE_ABSENT;
+}
+
+int rdb_sbtest_record(rdb_session *s, uint32_t table, db_kv_load_record *record)
+{
+  rdb_table_meta meta;
+  memset(record, 0, sizeof(*record));
+  if (rdb_table_meta_get(s, table, &meta)) {
+    record->state = KV_TABLE_COMPLETE;
+    record->rows = meta.rows_loaded;
+    record->seed_known = meta.seed_known;
+    record->seed = meta.seed;
+    return 0;
+  }
+  if (s->con->error != DB_ERROR_NONE)
+    return -1;
+  record->state = rdb_sbtest_state(s, table);
+  if (record->state == KV_TABLE_INCOMPLETE)
+    rdb_table_meta_marker(s, table, record->marker, sizeof(record->marker));
+  return record->state < 0 ? -1 : 0;
 }
 
 void rdb_sbtest_sizes(uint32_t table, int64_t *data, int64_t *index)
@@ -610,15 +632,19 @@ int rdb_sbtest_check(rdb_session *s, uint32_t table, char *report, size_t report
   bool index_ok = !(meta.flags & KV_TABLE_SECONDARY_INDEX) ||
                   (index_entries == rows && index_bad == 0);
   bool ok = rows == meta.rows_loaded && sum == meta.checksum && index_ok && gaps == 0;
-  char ids[96];
+  char ids[96], loaded[64];
+  if (meta.seed_known)
+    snprintf(loaded, sizeof(loaded), ", from --rand-seed=%" PRIu64, meta.seed);
+  else
+    loaded[0] = '\0';
   if (gaps == 0)
     snprintf(ids, sizeof(ids), "ids 1..%" PRIu64 " without gaps", rows);
   else
     snprintf(ids, sizeof(ids), "ids with %" PRIu64 " GAPS (the first at id %" PRId64 ")", gaps,
              first_missing);
-  snprintf(report, report_len, "sbtest%u: %" PRIu64 " rows (loaded %" PRIu64 "), checksum %s, "
-           "secondary index %s (%" PRIu64 " entries, %" PRIu64 " wrong), %s, checksum "
-           "%016" PRIx64, table, rows, meta.rows_loaded,
+  snprintf(report, report_len, "sbtest%u: %" PRIu64 " rows (loaded %" PRIu64 "%s), checksum "
+           "%s, secondary index %s (%" PRIu64 " entries, %" PRIu64 " wrong), %s, checksum "
+           "%016" PRIx64, table, rows, meta.rows_loaded, loaded,
            sum == meta.checksum ? "matches" : "DIFFERS",
            !(meta.flags & KV_TABLE_SECONDARY_INDEX) ? "absent" : index_ok ? "consistent"
            : "INCONSISTENT", index_entries, index_bad, ids, sum);

@@ -16,6 +16,8 @@ int rdb_sbtest_load_range(rdb_session *s, const db_kv_table_spec *spec);
 int rdb_sbtest_finish(rdb_session *s, uint32_t table, uint64_t rows, uint32_t flags);
 /* KV_TABLE_ABSENT, _COMPLETE or _INCOMPLETE. */
 int rdb_sbtest_state(rdb_session *s, uint32_t table);
+/* The state of a table and what it records about its load (db_kv.h's table_record). */
+int rdb_sbtest_record(rdb_session *s, uint32_t table, db_kv_load_record *record);
 /* Bytes the files hold of a table's rows and of its index on k (RocksDB's estimate). */
 void rdb_sbtest_sizes(uint32_t table, int64_t *data, int64_t *index);
 /* Delete a table's keys and compact them away. */

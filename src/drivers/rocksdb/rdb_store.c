@@ -2,9 +2,10 @@
  * rdb_store.c: opening and closing the process's one RocksDB database. Checks the path
  * before RocksDB touches it (never adopts a directory that is not a RocksDB database or that
  * holds another program's, never creates one except for `prepare`, never opens one without
- * room to), marks directories it creates so `cleanup` may remove them, builds the options (or
- * starts from a RocksDB OPTIONS file), and opens the database plain for prepare/cleanup,
- * otherwise with the transaction layer --rocksdb-txn asks for.
+ * room to, or while a file there named like RocksDB's is not the database's: rdb_files.c),
+ * marks directories it creates so `cleanup` may remove them, builds the options (or starts
+ * from a RocksDB OPTIONS file), and opens the database plain for prepare/cleanup, otherwise
+ * with the transaction layer --rocksdb-txn asks for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ static int create_directory(const char *path)
     return -1;
   }
   rdb.created_directory = true;
-  rdb.created_now = true;
+  rdb.fresh = true;
   return 0;
 }
 
@@ -140,6 +141,12 @@ static int check_unmarked_database(const char *path)
   return rc;
 }
 
+static void report_in_use(const char *path)
+{
+  log_text(LOG_FATAL, "The RocksDB database at '%s' is in use by another process (its LOCK "
+           "file is held); stop that process or use another --rocksdb-path", path);
+}
+
 /* Decide whether the path may be used, creating it for prepare. Every refusal comes before
    RocksDB writes anything there (its LOCK, LOG, OPTIONS files). */
 static int check_path(const char *path, bool may_create)
@@ -167,7 +174,7 @@ static int check_path(const char *path, bool may_create)
     return -1;
   }
   /* Without CURRENT: empty, or only what a database of ours left before it had one. */
-  if (!c.has_current && c.entries > 0 && (c.foreign > 0 || !c.has_marker)) {
+  if (!c.has_current && c.entries > 0 && (c.foreign > 0 || !(c.has_marker || c.has_record))) {
     log_text(LOG_FATAL, "'%s' is not a RocksDB database (no CURRENT file) and not empty (it "
              "holds '%s'): choose another --rocksdb-path", path,
              c.foreign > 0 ? c.first_foreign : c.first_entry);
@@ -177,9 +184,15 @@ static int check_path(const char *path, bool may_create)
     log_text(LOG_FATAL, "No RocksDB database at '%s': run the 'prepare' command first", path);
     return -1;
   }
-  if (c.has_current && !c.has_marker && check_unmarked_database(path) != 0)
+  /* Another process's command is under way: its files are not ours to judge. */
+  if (rdb_dir_lock_held(path)) {
+    report_in_use(path);
+    return -1;
+  }
+  if (c.has_current && !c.has_marker && !c.has_record && check_unmarked_database(path) != 0)
     return -1;
   rdb.created_directory = c.has_marker;
+  rdb.fresh = !c.has_current && c.entries == 0;
   return rdb_dir_check_space(path, c.replay_bytes);
 }
 
@@ -325,8 +338,7 @@ static void report_open_error(const char *path, const char *err)
   if (strstr(err, "LOCK") != NULL &&
       (strstr(err, "unavailable") != NULL || strstr(err, "lock hold") != NULL ||
        strstr(err, "No locks available") != NULL))
-    log_text(LOG_FATAL, "The RocksDB database at '%s' is in use by another process (its LOCK "
-             "file is held); stop that process or use another --rocksdb-path", path);
+    report_in_use(path);
   else if (strncmp(err, "Corruption", 10) == 0)
     log_text(LOG_FATAL, "The RocksDB database at '%s' is damaged: %s", path, err);
   else if (strstr(err, "No space left") != NULL)
@@ -343,22 +355,28 @@ static void remove_load_files_at_exit(void)
 }
 
 /* With the database open (its LOCK held, so no other process is loading into it): files of
-   a load that was killed before it could remove them. */
+   a load that was killed before it could remove them. Only after a command that did not end:
+   after one that did, a file of that name is not one of ours. */
 static void remove_stale_load_files(const char *path)
 {
+  if (!rdb_files_unclean())
+    return;
   int removed = rdb_dir_remove_load_files(path);
   if (removed > 0)
     log_text(LOG_WARNING, "Removed %d temporary SST file%s an interrupted prepare left in '%s'",
              removed, removed == 1 ? "" : "s", path);
 }
 
-/* A failed open of a directory this command created leaves nothing behind. */
+/* A failed open of a database this command started leaves nothing behind (every file named
+   like RocksDB's there is one RocksDB just wrote: the directory was empty). */
 static void open_failed(void)
 {
-  bool created_now = rdb.created_now;
+  bool fresh = rdb.fresh, created = rdb.created_directory;
   rdb_store_close();
-  if (created_now)
-    rdb_dir_remove_database(rdb_cfg.path);
+  if (fresh) {
+    rdb_files_record(rdb_cfg.path, true);
+    rdb_files_remove_database(rdb_cfg.path, created, false);
+  }
   rdb.created_directory = false;
 }
 
@@ -369,7 +387,7 @@ int rdb_store_open(void)
 
   if (check_path(rdb_cfg.path, prepare) != 0)
     return -1;
-  if (build_options(prepare) != 0) {
+  if (build_options(prepare) != 0 || rdb_files_check(rdb_cfg.path, rdb.fresh) != 0) {
     open_failed();
     return -1;
   }
@@ -398,6 +416,7 @@ int rdb_store_open(void)
     open_failed();
     return -1;
   }
+  rdb_files_record(rdb_cfg.path, false);
   remove_stale_load_files(rdb_cfg.path);
   if (prepare)
     sb_load_on_forced_exit(remove_load_files_at_exit);
@@ -406,6 +425,7 @@ int rdb_store_open(void)
 
 void rdb_store_close(void)
 {
+  bool was_open = rdb.txn_db != NULL || rdb.db != NULL;
   if (rdb.txn_db != NULL)
     rocksdb_transactiondb_close(rdb.txn_db);
   if (rdb.otxn_db != NULL) {
@@ -425,6 +445,8 @@ void rdb_store_close(void)
   bool created = rdb.created_directory;
   memset(&rdb, 0, sizeof(rdb));
   rdb.created_directory = created;
+  if (was_open)
+    rdb_files_record(rdb_cfg.path, true);
 }
 
 bool rdb_property_int(const char *name, uint64_t *value)
@@ -437,6 +459,6 @@ bool rdb_property_int(const char *name, uint64_t *value)
 void rdb_store_remove_if_empty(void)
 {
   struct stat st;
-  if (rdb.created_directory && rdb_cfg.path != NULL && stat(rdb_cfg.path, &st) == 0)
-    rdb_dir_remove_database(rdb_cfg.path);
+  if (rdb_cfg.path != NULL && stat(rdb_cfg.path, &st) == 0)
+    rdb_files_remove_database(rdb_cfg.path, rdb.created_directory, true);
 }

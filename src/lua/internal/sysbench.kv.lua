@@ -25,7 +25,15 @@ int db_kv_drop_table(sql_connection *con, uint32_t table);
 int db_kv_check_table(sql_connection *con, uint32_t table, char *report, size_t report_len);
 int db_kv_load_range(sql_connection *con, uint32_t table, uint64_t rows, uint32_t flags,
                      int64_t first_id, int64_t last_id, uint64_t seed, const char *c_template,
-                     const char *pad_template);
+                     const char *pad_template, const char *marker);
+typedef struct {
+  int state;
+  uint64_t rows;
+  int seed_known;
+  uint64_t seed;
+  char marker[256];
+} db_kv_load_record;
+int db_kv_table_record(sql_connection *con, uint32_t table, db_kv_load_record *record);
 int db_kv_finish_table(sql_connection *con, uint32_t table, uint64_t rows, uint32_t flags);
 int db_kv_table_state(sql_connection *con, uint32_t table);
 int db_kv_table_sizes(sql_connection *con, uint32_t table, int64_t *data, int64_t *index);
@@ -174,12 +182,13 @@ function sysbench.kv.create_table(con, table_num, rows, options)
 end
 
 -- The parallel prepare (sysbench.oltp_load): ids first..last of sbtest<table_num>, whose
--- existence the caller checked, with rows from options.seed (a uint64). "ok", or "stopped"
+-- existence the caller checked, with rows from options.seed (a uint64); until the table is
+-- complete it records options.marker (the seed and options of the load). "ok", or "stopped"
 -- when the command is stopping (Ctrl-C, another thread failed).
 function sysbench.kv.load_range(con, table_num, rows, first, last, options)
    local rc = C.db_kv_load_range(con, table_num, rows, table_flags(options), first, last,
                                  options.seed or 0, options.c_template or "",
-                                 options.pad_template or "")
+                                 options.pad_template or "", options.marker)
    if rc == -2 then
       return "stopped"
    elseif rc ~= 0 then
@@ -204,6 +213,24 @@ function sysbench.kv.table_state(con, table_num)
       fail(con, string.format("looking at table sbtest%d", table_num))
    end
    return state
+end
+
+-- What a table records about its load: { state = "absent"|"complete"|"incomplete", and for a
+-- complete one rows (its load's) and seed (a uint64, nil when an earlier version loaded it),
+-- for an incomplete one marker (what its load began with, nil when none) }.
+function sysbench.kv.table_record(con, table_num)
+   local r = ffi.new("db_kv_load_record")
+   local state = C.db_kv_table_record(con, table_num, r) == 0 and table_states[r.state] or nil
+   if state == nil then
+      fail(con, string.format("looking at table sbtest%d", table_num))
+   end
+   local marker = ffi.string(r.marker)
+   return {
+      state = state,
+      rows = tonumber(r.rows),
+      seed = r.seed_known ~= 0 and r.seed or nil,
+      marker = marker ~= "" and marker or nil,
+   }
 end
 
 -- Bytes of its rows and of its index on k in the files (estimates), or nil.

@@ -584,22 +584,62 @@ end
 local kv = {}
 M.kv = kv
 
+-- prepare --resume without --rand-seed: the seed the interrupted prepare recorded (in the
+-- marker of a table it left incomplete, or in the record of one it completed), so that the
+-- tables it never began are loaded from it too. nil: none recorded.
+local function kv_interrupted_seed(con)
+   for t = 1, sysbench.opt.tables do
+      local record = sysbench.kv.table_record(con, t)
+      local marker = M.parse_marker(record.marker)
+      if marker ~= nil and marker.seed ~= nil then
+         return load.seed_from_text(marker.seed)
+      end
+      if record.seed ~= nil then
+         return record.seed
+      end
+   end
+   return nil
+end
+
 function kv.context(drv, con, command, backend)
-   return {drv = drv, con = con, command = command, backend = backend, seeds = {}}
+   local ctx = {drv = drv, con = con, command = command, backend = backend, seeds = {}}
+   local opt = sysbench.opt
+   if command == load.PREPARE and opt.resume and opt.rand_seed == 0 then
+      ctx.resume_seed = kv_interrupted_seed(con)
+   end
+   return ctx
+end
+
+-- --resume of a complete table: kept, unless --rand-seed names another seed than its rows'.
+local function kv_keep_complete(ctx, t, record)
+   local opt = sysbench.opt
+   if record.seed ~= nil and opt.rand_seed ~= 0 and
+      load.seed_text(record.seed) ~= load.seed_text(load.effective_seed()) then
+      error(format("sbtest%d was loaded with --rand-seed=%s: resume with that seed, or " ..
+                   "without --rand-seed", t, load.seed_text(record.seed)), 0)
+   end
+   say("Table 'sbtest%d' is complete: kept (--resume)", t)
+   local data, index = sysbench.kv.table_sizes(ctx.con, t)
+   load.table_rows_from(t, record.seed or ctx.resume_seed or load.effective_seed(), false)
+   load.finished(t, M.logical_bytes(), data, index)
+   return "skip"
 end
 
 function kv.begin_table(ctx, t)
    local opt = sysbench.opt
-   local state = sysbench.kv.table_state(ctx.con, t)
+   local record = sysbench.kv.table_record(ctx.con, t)
+   local state = record.state
+   local seed = ctx.resume_seed or load.effective_seed()
    if state ~= "absent" and opt.resume then
       if state == "complete" then
-         say("Table 'sbtest%d' is complete: kept (--resume)", t)
-         local data, index = sysbench.kv.table_sizes(ctx.con, t)
-         load.table_rows_from(t, load.effective_seed(), false)
-         load.finished(t, M.logical_bytes(), data, index)
-         return "skip"
+         return kv_keep_complete(ctx, t, record)
       end
-      -- a RocksDB table is resumed whole: its incomplete keys go, and it is loaded again
+      -- a RocksDB table is resumed whole, from the seed its load recorded: its incomplete
+      -- keys go, and it is loaded again
+      local marker = M.parse_marker(record.marker)
+      if marker ~= nil then
+         seed = resume_seed(t, marker)
+      end
       say("Table 'sbtest%d' was left incomplete by an interrupted prepare: loading it again", t)
       sysbench.kv.drop_table(ctx.con, t)
    end
@@ -619,7 +659,6 @@ function kv.begin_table(ctx, t)
    if opt.create_secondary then
       say("Creating a secondary index on 'sbtest%d'...", t)
    end
-   local seed = load.effective_seed()
    ctx.seeds[t] = seed
    load.table_rows_from(t, seed, false)
    return "load"
@@ -627,12 +666,14 @@ end
 
 function kv.load_range(ctx, item)
    local opt = sysbench.opt
+   local seed = ctx.seeds[item.table] or load.table_seed(item.table)
    return sysbench.kv.load_range(ctx.con, item.table, opt.table_size, item.first, item.last, {
       secondary_index = opt.create_secondary,
       auto_inc = opt.auto_inc,
-      seed = ctx.seeds[item.table] or load.table_seed(item.table),
+      seed = seed,
       c_template = M.c_template,
       pad_template = M.pad_template,
+      marker = M.marker(seed),
    })
 end
 
@@ -656,6 +697,29 @@ function kv.begin_verify(ctx, t)
    return "load"
 end
 
+-- What is wrong with verify's options against what the table's load recorded: a RocksDB
+-- table is read back against the checksum of its load, which is that of the rows of its
+-- --table-size and seed; verify given others is told so.
+local function kv_option_problems(record)
+   local opt = sysbench.opt
+   local problems = {}
+   if record.state ~= "complete" then
+      return problems
+   end
+   if record.rows ~= opt.table_size then
+      problems[#problems + 1] = format("the table holds the %d rows of a prepare with " ..
+         "--table-size=%d, where verify was given --table-size=%d: verify needs the " ..
+         "--table-size prepare used", record.rows, record.rows, opt.table_size)
+   end
+   if record.seed ~= nil and opt.rand_seed ~= 0 and
+      load.seed_text(record.seed) ~= load.seed_text(load.effective_seed()) then
+      problems[#problems + 1] = format("its rows come from --rand-seed=%s, not from the " ..
+         "--rand-seed=%s verify was given", load.seed_text(record.seed),
+         load.seed_text(load.effective_seed()))
+   end
+   return problems
+end
+
 -- A RocksDB table is checked whole, by the thread that finishes it.
 function kv.verify_range(ctx, item)
    return "ok"
@@ -665,6 +729,11 @@ function kv.finish_verify(ctx, t)
    load.activity(t, "reading it back")
    local ok, report = sysbench.kv.check_table(ctx.con, t)
    report = report:gsub("^sbtest%d+: ", "")
+   local problems = kv_option_problems(sysbench.kv.table_record(ctx.con, t))
+   if #problems > 0 then
+      ok = false
+      report = table.concat(problems, "; ") .. "; " .. report
+   end
    load.verdict(t, ok, format("sbtest%d: %s: %s", t, ok and "ok" or "WRONG", report))
    load.finished(t, 0)
 end
