@@ -272,7 +272,7 @@ same "an unknown --db-ps-mode and --db-driver: --db-ps-mode's line" --db \
      --allow driver-options-once --file conn.lua -- conn.lua run --events=1 --db-ps-mode=x \
      --db-driver=x
 # The exact mode prints a thread_init failure in every thread, as 1.0.20 does (lines of their
-# own, so that no logger folds them).
+# own, so that no logger folds them; the same line in every thread: tests/cli/exact_output.t).
 write tid_fail.lua <<'LUA'
 function thread_init() error("thread " .. sysbench.tid .. " cannot start") end
 function event() end
@@ -281,7 +281,8 @@ SYSBENCH_COMPAT=1.0.20 sb tid_fail.lua run --threads=3 --events=1
 is "$(count "$out" "thread_init' function failed: tid_fail.lua:1: thread [0-2] cannot start$")" 3 \
    "exact mode: thread_init's failure in each of 3 threads, as 1.0.20"
 sb tid_fail.lua run --threads=3 --events=1
-is "$(count "$out" "thread_init' function failed")" 1 "... and once as it is"
+is "$(count "$out" "thread_init' function failed")" 3 \
+   "... and as it is: the logger says a line once, and each thread's is another"
 for bad in --mysql-port=abc --mysql-port=3306,70000 --mysql-ignore-errors=abc --mysql-ssl=maybe; do
   sb conn.lua run --events=1 "$bad"
   is "$rc" 1 "$bad: exit 1"
