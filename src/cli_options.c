@@ -73,7 +73,7 @@ const option_decl general_args[] = {
    .type = SB_ARG_TYPE_BOOL},
   {.name = "show-script", .desc = "print a Lua script compiled into sysbench (a bundled "
    "workload such as oltp_common, or a module such as sysbench.oltp_load) and exit",
-   .type = SB_ARG_TYPE_STRING},
+   .type = SB_ARG_TYPE_STRING, .added = true},
   {.name = "config-file", .desc = "File containing command line options",
    .type = SB_ARG_TYPE_FILE},
   {.name = "tx-rate", .desc = "deprecated alias for --rate", .default_text = "0",

@@ -143,7 +143,7 @@ is "$(count "$out" "^WARNING: config file 'noeq\.cfg' line 1: expected name=valu
 # "Global option 'x' will not be exported" once per Lua state and does not export the value.
 # Ours: that line once, then a HINT naming file and line; our own line for a compiled-in test.
 printf 'events=2\nnot-an-option=5\nother_one=6\n' | write unknown.cfg
-same "names no option has, in a config file of cpu" --allow config-unknown-name-once \
+same "names no option has, in a config file of cpu" --allow config-unknown-name-compiled-in \
      --file unknown.cfg -- cpu --config-file=unknown.cfg --cpu-max-prime=50 run
 like "$out" "^WARNING: config file 'unknown\.cfg' line 2 sets 'not-an-option', which this test does not use; ignored$" \
   "... ours names the file and line of each (it named neither)"
