@@ -13,6 +13,7 @@
 #include "args.h"
 #include "logger.h"
 #include "options.h"
+#include "output_mode.h"
 #include "printable.h"
 #include "secrets.h"
 
@@ -81,8 +82,9 @@ static int set_one(const char *name, const char *value, const char *where)
         return 0;
       }
     }
-    /* err is 1.0.20's line and a HINT line; say where a config file line came from. */
-    if (where != NULL)
+    /* err is 1.0.20's line and a HINT line; say where a config file line came from (not in
+       exact mode: 1.0.20's line alone) */
+    if (where != NULL && !output_exact())
       fprintf(stderr, "%s (%s)\n", err, where);
     else
       fprintf(stderr, "%s\n", err);
@@ -159,10 +161,11 @@ static int apply_config_line(char *text, const char *where)
   char shown[PRINTABLE_MAX];
 
   if (eq == NULL) {
-    /* "mysql-password s3cret" (the '=' forgotten): the password is not shown. */
+    /* "mysql-password s3cret" (the '=' forgotten): the password is not shown. 1.0.20 skips
+       such a line without a word: ours is an addition. */
     char *warning = NULL;
     const char *line = secret_option_name(text) ? SECRET_MASK : text;
-    if (config_warning_count < CONFIG_WARNINGS_MAX &&
+    if (!output_exact() && config_warning_count < CONFIG_WARNINGS_MAX &&
         asprintf(&warning, "%s: expected name=value, got '%s'; line ignored", where,
                  printable(line, shown, sizeof(shown))) >= 0)
       config_warnings[config_warning_count++] = warning;
@@ -221,7 +224,8 @@ static void report_unreadable(const char *path, int error)
   char shown[PRINTABLE_MAX];
 
   fprintf(stderr, "%s: %s\n", printable(path, shown, sizeof(shown)), strerror(error));
-  fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
+  if (!output_exact())
+    fprintf(stderr, "HINT: --config-file expects a readable file of name=value lines\n");
 }
 
 static int read_config_file(const char *path)
@@ -312,6 +316,9 @@ int args_parse(int argc, char *argv[], parsed_args *out)
       fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or "
               "path on the command line without any options.\n");
       out->testname = value ? argv[i] + 7 : NULL;
+      /* scripts read it as sysbench.opt.test, as in 1.0.20 */
+      if (value != NULL)
+        rc = set_one(name, value, NULL);
     } else {
       rc = set_one(name, value, NULL);
     }
@@ -330,8 +337,9 @@ static void warn_unused_config_name(const sb_option *opt, bool lua_test)
   const char *shown = printable(option_given_name(opt), buf, sizeof(buf));
 
   if (!lua_test) {
-    log_text(LOG_WARNING, "%s sets '%s', which this test does not use; ignored",
-             option_config_origin(opt), shown);
+    if (!output_exact())        /* 1.0.20 says nothing: ours is an addition */
+      log_text(LOG_WARNING, "%s sets '%s', which this test does not use; ignored",
+               option_config_origin(opt), shown);
     return;
   }
   /* 1.0.20 names it with '_' for '-', once per Lua state; here once */
@@ -341,8 +349,8 @@ static void warn_unused_config_name(const sb_option *opt, bool lua_test)
       *p = '_';
   log_text(LOG_WARNING, "Global option '%s' will not be exported, because the type is unknown",
            name);
-  log_text(LOG_NOTICE, "HINT: %s sets '%s', which this test does not declare (its help "
-           "command lists those it does)", option_config_origin(opt), shown);
+  log_hint("%s sets '%s', which this test does not declare (its help command lists those it "
+           "does)", option_config_origin(opt), shown);
 }
 
 int args_check_pending(bool accept_unknown, bool lua_test)

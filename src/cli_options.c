@@ -13,6 +13,7 @@
 
 #include "cli_options.h"
 #include "logger.h"
+#include "output_mode.h"
 #include "rand.h"
 
 #define MAX_THREADS 100000
@@ -38,7 +39,7 @@ const option_decl general_args[] = {
   {.name = "warmup-time", .desc = "execute events for this many seconds with statistics "
    "disabled before the actual benchmark run with statistics enabled", .default_text = "0",
    .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = MAX_SECONDS,
-   .expect = "a number of seconds, 0 to 1e9"},
+   .expect = "a number of seconds, 0 to 1e9", .added = true},
   {.name = "forced-shutdown", .desc = "number of seconds to wait after the --time limit before "
    "forcing shutdown, or 'off' to disable", .default_text = "off", .type = SB_ARG_TYPE_STRING},
   {.name = "thread-stack-size", .desc = "size of stack per thread", .default_text = "64K",
@@ -46,7 +47,8 @@ const option_decl general_args[] = {
    .expect = "16K to 1G", .compat_error = "FATAL: Invalid value for thread-stack-size: %s."},
   {.name = "thread-init-timeout", .desc = "wait time in seconds for worker threads to "
    "initialize", .default_text = "30", .type = SB_ARG_TYPE_DOUBLE, .ranged = true,
-   .min = 0.001, .max = MAX_SECONDS, .expect = "a number of seconds from 0.001 to 1e9"},
+   .min = 0.001, .max = MAX_SECONDS, .expect = "a number of seconds from 0.001 to 1e9",
+   .added = true},
   {.name = "rate", .desc = "average transactions rate. 0 for unlimited rate",
    .default_text = "0", .type = SB_ARG_TYPE_DOUBLE, .ranged = true, .min = 0, .max = 1e9,
    .smallest_nonzero = 1e-6, .expect = "0 for unlimited, or 1e-6 to 1e9 events per second",
@@ -71,7 +73,7 @@ const option_decl general_args[] = {
    .type = SB_ARG_TYPE_BOOL},
   {.name = "show-script", .desc = "print a Lua script compiled into sysbench (a bundled "
    "workload such as oltp_common, or a module such as sysbench.oltp_load) and exit",
-   .type = SB_ARG_TYPE_STRING},
+   .type = SB_ARG_TYPE_STRING, .added = true},
   {.name = "config-file", .desc = "File containing command line options",
    .type = SB_ARG_TYPE_FILE},
   {.name = "tx-rate", .desc = "deprecated alias for --rate", .default_text = "0",
@@ -82,12 +84,18 @@ const option_decl general_args[] = {
    .type = SB_ARG_TYPE_INT},
   {.name = "num-threads", .desc = "deprecated alias for --threads", .default_text = "1",
    .type = SB_ARG_TYPE_INT},
+  {.name = "compat", .desc = "print exactly what sysbench " OUTPUT_EXACT_RELEASE " prints: no "
+   "line, block, hint or help text it lacks (also SYSBENCH_COMPAT=" OUTPUT_EXACT_RELEASE ")",
+   .default_text = "off", .type = SB_ARG_TYPE_STRING,
+   .choices = (const char *const[]) {OUTPUT_EXACT_RELEASE, "off", NULL},
+   .expect = OUTPUT_EXACT_RELEASE " (exactly its output) or off", .added = true},
   {.name = NULL}
 };
 
 const option_decl rand_args[] = {
   {.name = "rand-type", .desc = "random numbers distribution "
    "{uniform,gaussian,special,pareto,zipfian}", .default_text = "special",
+   .compat_help.desc = "random numbers distribution {uniform,gaussian,special,pareto}",
    .type = SB_ARG_TYPE_STRING, .choices = distributions,
    .compat_error = "FATAL: Invalid random numbers distribution: %s."},
   {.name = "rand-spec-iter", .desc = "number of iterations used for numbers generation",
@@ -105,7 +113,7 @@ const option_decl rand_args[] = {
    .max = 1 - 1e-9, .expect = "a number between 0 and 1"},
   {.name = "rand-zipfian-exp", .desc = "shape parameter (exponent, theta) for the Zipfian "
    "distribution", .default_text = "0.8", .type = SB_ARG_TYPE_DOUBLE, .ranged = true,
-   .min = 0, .max = UNBOUNDED},
+   .min = 0, .max = UNBOUNDED, .added = true},
   {.name = NULL}
 };
 

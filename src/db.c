@@ -22,6 +22,7 @@
 #include "db_emulate.h"
 #include "db_registry.h"
 #include "logger.h"
+#include "output_mode.h"
 #include "report.h"
 #include "results/environment.h"
 #include "runner.h"
@@ -112,8 +113,35 @@ static int init_driver_once(const db_driver_def *def)
   return rc;
 }
 
+/* --db-ps-mode is checked where 1.0.20 checks it, when the first driver is created: 1.0.20's
+   line (once, where each of its threads said it), and the hint after the lines of the
+   script's error that follows. True when the value is one it takes. */
+static bool ps_mode_valid(void)
+{
+  static int checked;            /* 0: not yet, 1: valid, -1: not (under init_mutex) */
+  static bool said;
+  pthread_mutex_lock(&init_mutex);
+  if (checked == 0) {
+    const char *mode = opt_string("db-ps-mode");
+    checked = mode != NULL && (strcmp(mode, "auto") == 0 || strcmp(mode, "disable") == 0)
+              ? 1 : -1;
+    if (checked < 0)
+      log_hint_at_end("--db-ps-mode expects auto or disable");
+  }
+  /* said once (exact mode: by each thread, as 1.0.20) */
+  if (checked < 0 && (!said || output_exact())) {
+    const char *mode = opt_string("db-ps-mode");
+    log_text(LOG_FATAL, "Invalid value for db-ps-mode: %s", mode ? mode : "");
+    said = true;
+  }
+  pthread_mutex_unlock(&init_mutex);
+  return checked > 0;
+}
+
 db_driver *db_create(const char *name)
 {
+  if (!ps_mode_valid())
+    return NULL;
   if (name == NULL || *name == '\0')
     name = opt_string("db-driver");
   if (name == NULL || *name == '\0') {
@@ -123,17 +151,18 @@ db_driver *db_create(const char *name)
   }
   const db_driver_def *def = db_registry_find(name);
   if (def == NULL) {
-    /* 1.0.20's line, once per run (every thread asks for the driver) */
+    /* 1.0.20's line, once per run (every thread asks for the driver; exact mode: each
+       thread says it, as in 1.0.20) */
     static int reported;
-    if (__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0) {
+    if (__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0 || output_exact()) {
       char known[256] = "";
       for (const db_driver_def *const *d = db_driver_defs; *d != NULL; d++) {
         strncat(known, known[0] ? ", " : "", sizeof(known) - strlen(known) - 1);
         strncat(known, (*d)->name, sizeof(known) - strlen(known) - 1);
       }
       log_text(LOG_FATAL, "invalid database driver name: '%s'", name);
-      log_text(LOG_NOTICE, "HINT: the drivers compiled in are %s (sysbench --help lists them)",
-               known[0] ? known : "none");
+      log_hint_at_end("--db-driver expects one of the drivers compiled in: %s",
+                      known[0] ? known : "none");
     }
     return NULL;
   }
@@ -153,17 +182,6 @@ int db_destroy(db_driver *drv)
 int db_driver_family(db_driver *drv)
 {
   return drv != NULL && drv->def->family == DB_FAMILY_KV ? 1 : 0;
-}
-
-/* For error messages: the text a statement last sent (with the values filled in when it is
-   emulated on the client), or its prepared text. */
-const char *db_statement_text(db_stmt *stmt)
-{
-  if (stmt == NULL || stmt->query == NULL)
-    return "";
-  if (stmt->emulated && stmt->emulation_buffer != NULL)
-    return stmt->emulation_buffer;
-  return stmt->query;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -187,7 +205,8 @@ static void forget_connect_error(db_conn *con)
 bool db_connect_failure_first(void)
 {
   static int reported;
-  return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0;
+  /* exact mode: every thread's lines, as 1.0.20 prints them */
+  return __atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL) == 0 || output_exact();
 }
 
 void db_connect_error_logged(db_conn *con)
@@ -335,6 +354,8 @@ int db_connection_reconnect(db_conn *con)
   return rc;
 }
 
+static int close_statement(db_stmt *stmt);
+
 void db_connection_free(db_conn *con)
 {
   if (con == NULL)
@@ -344,7 +365,7 @@ void db_connection_free(db_conn *con)
      one of them: it goes first. */
   free_results_internal(con);
   while (con->statements != NULL)
-    db_close(con->statements);
+    close_statement(con->statements);
   close_connection(con);
   free(con->connect_error);
   free(con->bulk_buffer);
@@ -583,12 +604,20 @@ static void reset_result(db_conn *con, db_stmt *stmt)
   con->statement_kind = stmt != NULL ? stmt->kind : SB_CNT_STMT_OTHER;
 }
 
+/* 1.0.20's ALERT when the script uses a closed connection; true when `con` is closed. */
+static bool connection_closed(const db_conn *con)
+{
+  if (con->state != DB_CONN_INVALID)
+    return false;
+  log_text(LOG_ALERT, "attempt to use an already closed connection");
+  return true;
+}
+
 static bool connection_usable(db_conn *con)
 {
   if (con == NULL)
     return false;
-  if (con->state == DB_CONN_INVALID) {
-    log_text(LOG_ALERT, "attempt to use an already closed connection");
+  if (connection_closed(con)) {
     db_set_api_error(con);
     return false;
   }
@@ -655,12 +684,17 @@ int db_stream_in(db_conn *con, const char *statement, size_t len, db_stream_fill
   return rc == DRIVER_ERROR_NONE ? 0 : -1;
 }
 
+/* The next row of a result set; the script's misuses get 1.0.20's ALERTs, in its order. */
 db_row_t *db_fetch_row(db_result *rs)
 {
-  if (rs == NULL || rs->connection == NULL)
+  if (rs == NULL || rs->connection == NULL || connection_closed(rs->connection))
     return NULL;
   if (rs->connection->state != DB_CONN_RESULT_SET) {
     log_text(LOG_ALERT, "attempt to fetch row from an invalid result set");
+    return NULL;
+  }
+  if (rs->nrows == 0 || rs->nfields == 0) {
+    log_text(LOG_ALERT, "attempt to fetch row from an empty result set");
     return NULL;
   }
   db_conn *con = rs->connection;
@@ -704,6 +738,8 @@ int db_free_results(db_result *rs)
 {
   if (rs == NULL || rs->connection == NULL)
     return 0;
+  if (connection_closed(rs->connection))
+    return 1;
   if (rs->connection->state != DB_CONN_RESULT_SET) {
     log_text(LOG_ALERT, "attempt to free an invalid result set");
     return 1;
@@ -848,10 +884,17 @@ db_result *db_execute(db_stmt *stmt)
   return finish(con, ops->execute(stmt, &con->rs));
 }
 
+/* A statement closed by the script: on a closed connection 1.0.20 only says so (the
+   statement goes with its connection). */
 int db_close(db_stmt *stmt)
 {
-  if (stmt == NULL)
+  if (stmt == NULL || connection_closed(stmt->connection))
     return 0;
+  return close_statement(stmt);
+}
+
+static int close_statement(db_stmt *stmt)
+{
   db_conn *con = stmt->connection;
   assert(con != NULL && (stmt->prev != NULL || con->statements == stmt));
   if (con->state == DB_CONN_RESULT_SET && con->rs.statement == stmt)
@@ -917,8 +960,11 @@ static int bulk_flush(db_conn *con)
   return con->bulk_uncommitted >= ROWS_BEFORE_COMMIT ? bulk_commit(con) : 0;
 }
 
+/* On a closed connection the bulk calls say so and return 0, as 1.0.20's did. */
 int db_bulk_insert_init(db_conn *con, const char *query, size_t len)
 {
+  if (con != NULL && connection_closed(con))
+    return 0;
   if (con == NULL || bulk_reserve(con, len + 1) != 0)
     return 1;
   memcpy(con->bulk_buffer, query, len);
@@ -930,8 +976,14 @@ int db_bulk_insert_init(db_conn *con, const char *query, size_t len)
 
 int db_bulk_insert_next(db_conn *con, const char *values, size_t len)
 {
-  if (con == NULL || con->bulk_prefix_len == 0)
+  if (con == NULL)
     return 1;
+  if (connection_closed(con))
+    return 0;
+  if (con->bulk_prefix_len == 0) {
+    log_text(LOG_ALERT, "attempt to call bulk_insert_next() before bulk_insert_init()");
+    return 1;
+  }
   if (con->bulk_values > 0 && con->bulk_size + len + 1 > BULK_PACKET_SIZE && bulk_flush(con))
     return 1;
   if (bulk_reserve(con, con->bulk_size + len + 2) != 0)
@@ -943,10 +995,11 @@ int db_bulk_insert_next(db_conn *con, const char *values, size_t len)
   return 0;
 }
 
+/* Without a bulk_insert_init() there is nothing to send: done, as in 1.0.20. */
 int db_bulk_insert_done(db_conn *con)
 {
   if (con == NULL || con->bulk_prefix_len == 0)
-    return 1;
+    return 0;
   int rc = bulk_flush(con);
   if (rc == 0)
     rc = bulk_commit(con);
@@ -971,9 +1024,11 @@ void db_report_cumulative(sb_stat_t *stat, const report_layout *layout)
   if (db_used())
     report_cumulative_sql(stat);
   report_cumulative_general(stat, layout);
-  if (db_used())
+  if (db_used() && !output_exact())
     report_cumulative_sql_details(stat);
-  if (stat->outage != NULL)
+  /* (ours, as the block before: not in the exact mode, where a server that never came
+     back still fails the run) */
+  if (stat->outage != NULL && !output_exact())
     report_outages(stat->outage);
   for (int i = 0; i < initialized_count; i++)
     if (initialized[i]->ops->report_cumulative != NULL)

@@ -21,7 +21,6 @@
 db_driver *db_create(const char *name);
 int db_destroy(db_driver *drv);
 int db_driver_family(db_driver *drv);          /* 0 SQL, 1 KV */
-const char *db_statement_text(db_stmt *stmt);
 
 /* A connection counting for worker `w` (its statements, errors and reconnects go into w's
    counters); when it cannot be made, NULL and why in `why` ("" when the driver logged the
@@ -82,7 +81,8 @@ void db_set_connect_error(db_conn *con, const char *fmt, ...)
 /* The driver logged the reason itself, as 1.0.20 did: the script's error then adds none. */
 void db_connect_error_logged(db_conn *con);
 /* True for the first caller in the run: a driver prints why a connection failed only then
-   (every thread of a run whose server is down would say the same). */
+   (every thread of a run whose server is down would say the same); in exact mode for every
+   caller, as 1.0.20 says it in every thread. */
 bool db_connect_failure_first(void);
 
 /* Set the connection's error: its class and fields (the texts are copied into the

@@ -148,6 +148,8 @@ struct db_driver_def {
   bool needs_commit;            /* bulk inserts COMMIT every 1000 rows */
   const db_driver_ops *ops;
   const db_kv_ops *kv;          /* key-value operations (KV family), see db_kv.h */
+  bool added;                   /* not one of 1.0.20's drivers: --help lists it and its options
+                                   except in exact mode (output_mode.h) */
   db_driver instance;           /* the handle db_create() hands out */
 };
 

@@ -16,6 +16,7 @@
 #include "load_state.h"
 #include "logger.h"
 #include "options.h"
+#include "output_mode.h"
 
 #define DEFAULT_INTERVAL_S 10.0
 #define TICK_NS (100 * NS_PER_MS)
@@ -330,7 +331,7 @@ static void *reporter_main(void *arg)
     if (sb_load_interrupted() && !interrupt_seen) {
       interrupt_seen = true;
       handle_interrupt();
-    } else if (!interrupt_seen) {
+    } else if (!interrupt_seen && !output_exact()) {
       if (tty && view.rows_then != NULL && now >= next_draw) {
         draw_live_lines(&view);
         next_draw = now + TTY_REDRAW_NS;
@@ -494,7 +495,7 @@ static int load_report_final(void)
   }
   if (load_state_command() == LOAD_VERIFY)
     return verify_report();
-  if (!load_state_failed())
+  if (!load_state_failed() && !output_exact())
     prepare_report();
   return 0;
 }
@@ -529,6 +530,8 @@ void sb_load_note_once(const char *text)
   static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
   static char *said[16];
   static size_t said_count;
+  if (output_exact())
+    return;
   pthread_mutex_lock(&said_lock);
   for (size_t i = 0; i < said_count; i++) {
     if (strcmp(said[i], text) == 0) {

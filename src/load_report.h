@@ -2,7 +2,8 @@
  * load_report.h: what `prepare` and `verify` of the sbtest tables print besides 1.0.20's
  * messages: progress while they run (on a terminal one live line per table being worked on;
  * otherwise a plain line every --report-interval seconds, 10 unless given), the size report
- * after prepare, the verdicts of verify, and the summary of an interrupted command.
+ * after prepare, the verdicts of verify, and the summary of an interrupted command. In exact
+ * mode (output_mode.h) prepare prints 1.0.20's messages alone: no progress, notes or sizes.
  */
 #ifndef SB_LOAD_REPORT_H
 #define SB_LOAD_REPORT_H
@@ -23,7 +24,8 @@ int sb_load_finish(void);
    --verbosity); the live progress lines of a terminal are redrawn below it. */
 void sb_load_say(const char *text);
 /* Prints `text` unless the same text was printed by this function before (a note that every
-   thread may come to, said once). */
+   thread may come to, said once). Notes are additions to 1.0.20's output: none in exact
+   mode (output_mode.h). */
 void sb_load_note_once(const char *text);
 
 /* "12.3 MiB" style figure of `bytes` into buf ("-" when negative: not known). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "logger.h"
+#include "output_mode.h"
 #include "printable.h"
 #include "secrets.h"
 
@@ -69,10 +70,11 @@ static uint64_t line_hash(const char *line)
 }
 
 /* Caller holds log_mutex. Was `line` printed already since log_once_begin()? (then it is
-   not printed again; otherwise it is remembered) */
+   not printed again; otherwise it is remembered) In the exact mode every line is printed:
+   1.0.20 says them once per thread. */
 static bool said_once(log_level level, const char *line)
 {
-  if (!once_open || level > once_level)
+  if (!once_open || level > once_level || output_exact())
     return false;
   uint64_t h = line_hash(line);
   for (unsigned i = 0; i < once_count; i++)
@@ -186,4 +188,57 @@ void log_flush(void)
   last_line[0] = '\0';
   fflush(stdout);
   pthread_mutex_unlock(&log_mutex);
+}
+
+/* The hint's text into buf; false in exact mode, where no hint is printed. */
+static bool format_hint(char *buf, size_t len, const char *fmt, va_list ap)
+  __attribute__((format(printf, 3, 0)));
+static bool format_hint(char *buf, size_t len, const char *fmt, va_list ap)
+{
+  if (output_exact())
+    return false;
+  vsnprintf(buf, len, fmt, ap);
+  return true;
+}
+
+void log_hint(const char *fmt, ...)
+{
+  char hint[LOG_LINE_MAX];
+  va_list ap;
+
+  va_start(ap, fmt);
+  bool wanted = format_hint(hint, sizeof(hint), fmt, ap);
+  va_end(ap);
+  if (wanted)
+    log_text(LOG_NOTICE, "HINT: %s", hint);
+}
+
+#define END_HINTS_MAX 4
+static char end_hints[END_HINTS_MAX][512];
+static unsigned end_hint_count;
+
+void log_hint_at_end(const char *fmt, ...)
+{
+  char hint[sizeof(end_hints[0])];
+  va_list ap;
+
+  va_start(ap, fmt);
+  bool wanted = format_hint(hint, sizeof(hint), fmt, ap);
+  va_end(ap);
+  if (!wanted)
+    return;
+  pthread_mutex_lock(&log_mutex);
+  bool known = false;
+  for (unsigned i = 0; i < end_hint_count; i++)
+    known = known || strcmp(end_hints[i], hint) == 0;
+  if (!known && end_hint_count < END_HINTS_MAX)
+    memcpy(end_hints[end_hint_count++], hint, sizeof(hint));
+  pthread_mutex_unlock(&log_mutex);
+}
+
+void log_print_end_hints(void)
+{
+  for (unsigned i = 0; i < end_hint_count; i++)
+    log_text(LOG_NOTICE, "HINT: %s", end_hints[i]);
+  end_hint_count = 0;
 }

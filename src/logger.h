@@ -37,11 +37,23 @@ int log_timestamp_decimals(void);
 /* Flush a pending "(last message repeated N times)" line. */
 void log_flush(void);
 
+/*
+ * A "HINT: " line after an error line of 1.0.20's: what would be accepted, or how to fix it.
+ * Hints are additions to 1.0.20's output, so in exact mode (output_mode.h) they print
+ * nothing. log_hint_at_end() keeps the hint for log_print_end_hints(), which main() calls
+ * last: for an error whose own lines 1.0.20 follows with more (the script's error naming the
+ * function that failed), so the hint comes after all of them. Each kept hint prints once.
+ */
+void log_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_hint_at_end(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_print_end_hints(void);
+
 /* While the workers start (thread_init), every thread that fails usually fails alike; while
    they run, several may stop on one cause (a full disk fails every writer's commit). Between
    these calls a line of `most_severe` or worse already printed is not printed again, so each
    failure is said once however many threads had it. log_once_begin() again changes the level
-   and keeps what was printed. */
+   and keeps what was printed. In the exact mode (output_mode.h) each thread's lines are
+   printed, as 1.0.20 prints them. */
 void log_once_begin(log_level most_severe);
 void log_once_end(void);
 

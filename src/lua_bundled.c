@@ -92,7 +92,7 @@ bool lua_bundled_hint(const char *message, char *buf, size_t len)
       continue;
     char path[300];
     source_path(s, path, sizeof(path));
-    snprintf(buf, len, "HINT: %s.lua is compiled into sysbench (%s in its source): "
+    snprintf(buf, len, "%s.lua is compiled into sysbench (%s in its source): "
              "`sysbench --show-script=%s | sed -n %ldp` prints line %ld", s->name, path, s->name,
              line, line);
     return true;
@@ -107,5 +107,5 @@ void lua_bundled_hint_once(const char *message)
 
   if (lua_bundled_hint(message, hint, sizeof(hint)) &&
       __atomic_exchange_n(&given, 1, __ATOMIC_ACQ_REL) == 0)
-    log_text(LOG_NOTICE, "%s", hint);
+    log_hint("%s", hint);
 }

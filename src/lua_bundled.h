@@ -16,11 +16,12 @@
    listing the names there are. */
 int lua_bundled_show(const char *name, FILE *out);
 
-/* If `message` cites a line of a compiled-in script, "HINT: ..." saying where it comes from
-   and how to print that line, into buf; else false. */
+/* If `message` cites a line of a compiled-in script, the hint's text (without "HINT: ")
+   saying where it comes from and how to print that line, into buf; else false. */
 bool lua_bundled_hint(const char *message, char *buf, size_t len);
 
-/* The hint after a FATAL line carrying a Lua error, once per process. */
+/* The hint after a FATAL line carrying a Lua error, once per process (an addition: none in
+   the exact mode, log_hint()). */
 void lua_bundled_hint_once(const char *message);
 
 #endif

@@ -24,6 +24,7 @@
 #include "lua_env.h"
 #include "lua_state.h"
 #include "options.h"
+#include "output_mode.h"
 #include "printable.h"
 #include "rand.h"
 #include "report.h"
@@ -91,8 +92,6 @@ static int read_stream(FILE *f, script_source *out)
   if (len >= 2 && buf[0] == '#' && buf[1] == '!')
     for (size_t i = 0; i < len && buf[i] != '\n'; i++)
       buf[i] = ' ';
-  if (len >= 2 && buf[0] == ' ' && buf[1] == ' ')
-    buf[0] = '-', buf[1] = '-';
   return 0;
 }
 
@@ -312,7 +311,8 @@ static void push_run_value(lua_State *L, sb_option *opt, const run_config *cfg)
 
 /* sysbench.opt = every option, as the run of `cfg` uses it; scripts that declare no options
    also see them as globals (1.0's legacy API), except where that would overwrite one of
-   their functions. */
+   their functions. The deprecated --test is sysbench.opt.test only when given, and never
+   the global: that is the script's path (sysbench.compat), as in 1.0.20. */
 static void export_options(lua_State *L, const run_config *cfg)
 {
   bool legacy = declared_args == NULL;
@@ -323,6 +323,14 @@ static void export_options(lua_State *L, const run_config *cfg)
     sb_option *opt = options_at(i);
     if (option_is_pending(opt))        /* a config file's name nothing declares: not used */
       continue;
+    if (strcmp(option_name(opt), "test") == 0) {
+      if (option_given(opt))
+        push_option_value(L, opt);
+      else
+        lua_pushnil(L);
+      lua_setfield(L, -2, "test");
+      continue;
+    }
     push_run_value(L, opt, cfg);
     lua_setfield(L, -2, option_name(opt));
     if (legacy && !global_is_function(L, option_name(opt))) {
@@ -365,6 +373,15 @@ int sb_lua_set_test_args(sb_arg_t *args, size_t len)
     return 1;
   }
   return 0;
+}
+
+/* An option of the script that 1.0.20's version of it lacks (the bundled workloads'):
+   --help lists it after 1.0.20's, and not in exact mode (option_decl.added). */
+void sb_lua_mark_added_option(const char *name)
+{
+  for (option_decl *d = declared_args; d != NULL && d->name != NULL; d++)
+    if (strcmp(d->name, name) == 0)
+      d->added = true;
 }
 
 void sb_print_test_options(void)
@@ -591,6 +608,36 @@ static bool cmdline_predicate(lua_State *L, const char *fn, const char *command)
 bool lua_custom_command_defined(const char *command)
 {
   return cmdline_predicate(main_state, "command_defined", command);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+size_t lua_custom_command_names(const char **names, size_t max)
+{
+  /* the names stay referenced by the commands table, which lives as long as the state */
+  lua_State *L = main_state;
+  size_t n = 0;
+
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, "commands");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+      if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
+        if (n < max)
+          names[n] = lua_tostring(L, -2);
+        n++;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 3);
+  qsort(names, n < max ? n : max, sizeof(*names), compare_names);
+  return n;
 }
 
 /* sysbench.cmdline.call_command(name) in L: 0 when the command succeeded. */

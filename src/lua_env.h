@@ -39,6 +39,9 @@ void lua_env_refresh_options(const run_config *cfg);
 int lua_env_options_ready(void);
 
 bool lua_custom_command_defined(const char *command);
+/* The names of the script's custom commands (sysbench.cmdline.commands), sorted: up to
+   `max` into `names` (valid until the script is unloaded); returns how many there are. */
+size_t lua_custom_command_names(const char **names, size_t max);
 /* 0 on success. */
 int lua_call_custom_command(const char *command);
 
@@ -46,6 +49,7 @@ void lua_env_done(void);
 
 /* Exported for FFI (sysbench.cmdline.lua). */
 int sb_lua_set_test_args(sb_arg_t *args, size_t len);
+void sb_lua_mark_added_option(const char *name);
 void sb_print_test_options(void);
 
 #endif

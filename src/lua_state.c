@@ -19,6 +19,7 @@
 #include "logger.h"
 #include "lua_bundled.h"
 #include "lua_state.h"
+#include "output_mode.h"
 
 /* Internal modules every state loads, in load order: later ones use earlier ones (compat
    aliases rand, sql...); "sysbench" comes first because it makes ffi.cdef tolerate repeated
@@ -503,8 +504,22 @@ const char *lua_state_error_text(lua_State *L, int index)
   static __thread char text[1024];
   int abs = index < 0 ? lua_gettop(L) + index + 1 : index;
 
-  if (lua_type(L, abs) == LUA_TSTRING || lua_type(L, abs) == LUA_TNUMBER)
-    return lua_tostring(L, abs);
+  if (lua_type(L, abs) == LUA_TSTRING || lua_type(L, abs) == LUA_TNUMBER) {
+    const char *message = lua_tostring(L, abs);
+    /* the "\nHINT: ..." lines of our messages are additions: exact mode leaves them out */
+    if (!output_exact() || strstr(message, "\nHINT: ") == NULL)
+      return message;
+    size_t used = 0;
+    for (const char *line = message; *line != '\0' && used + 1 < sizeof(text);) {
+      const char *end = strchr(line, '\n');
+      size_t len = end != NULL ? (size_t) (end - line) : strlen(line);
+      if (strncmp(line, "HINT: ", 6) != 0 || line == message)
+        used += (size_t) snprintf(text + used, sizeof(text) - used, "%s%.*s",
+                                  used > 0 ? "\n" : "", (int) len, line);
+      line += len + (end != NULL);
+    }
+    return text;
+  }
   if (lua_istable(L, abs)) {
     /* An error descriptor from sysbench.sql that no handler took (a "restart event"). */
     lua_getfield(L, abs, "sql_errmsg");

@@ -23,6 +23,7 @@
 #include "lua_bundled.h"
 #include "lua_env.h"
 #include "options.h"
+#include "output_mode.h"
 #include "printable.h"
 #include "rand.h"
 #include "results/commands.h"
@@ -33,6 +34,7 @@
 #include "runner.h"
 #include "stats.h"
 #include "test.h"
+#include "tool_version.h"
 
 #define VERSION_STRING "sysbench " SB_COMPAT_VERSION
 
@@ -41,9 +43,42 @@ static run_config config;
 /* The main thread's worker: the main Lua state acts for it (init, done, commands). */
 static worker main_worker;
 
+/* 1.0.20's header; at --verbosity=4 and above, this program's own name on the next line. */
 static void print_header(void)
 {
-  log_text(LOG_NOTICE, "%s (using system LuaJIT %s)\n", VERSION_STRING, SB_LUAJIT_VERSION);
+  if (output_exact() || log_verbosity() < LOG_INFO) {
+    log_text(LOG_NOTICE, "%s (using system LuaJIT %s)\n", VERSION_STRING, SB_LUAJIT_VERSION);
+    return;
+  }
+  log_text(LOG_NOTICE, "%s (using system LuaJIT %s)", VERSION_STRING, SB_LUAJIT_VERSION);
+  log_text(LOG_INFO, "%s\n", tool_identity());
+}
+
+/* What --help says beyond 1.0.20's text: the features a user would not find otherwise. */
+static void print_help_additions(void)
+{
+  static const struct { const char *usage, *what; } lines[] = {
+    {"--threads=8,16,32", "a thread sweep: one run per thread count, then a summary table, "
+     "an SVG chart and an HTML page (docs/results.md)"},
+    {"--percentile=50,95,99.9", "a latency line per percentile; fractions such as 99.9 too"},
+    {"--report-file=FILE.json", "keep the whole result: options, intervals, histograms"},
+    {"sysbench compare A.json B.json", "compare result files: ratios, charts (--html=PAGE)"},
+    {"sysbench merge A.json B.json", "add up the result files of several clients exactly"},
+    {"sysbench oltp_* verify", "check the tables `prepare` loaded (after a crash or --resume)"},
+    {"sysbench oltp_* prewarm", "read the tables into the server's caches before a run"},
+    {"--compat=" OUTPUT_EXACT_RELEASE, "print exactly what sysbench " OUTPUT_EXACT_RELEASE
+     " prints (or SYSBENCH_COMPAT=" OUTPUT_EXACT_RELEASE ")"},
+  };
+  size_t width = 0;
+
+  for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+    if (strlen(lines[i].usage) > width)
+      width = strlen(lines[i].usage);
+  printf("Beyond sysbench %s (%s %s; 'man sysbench' has it all):\n", SB_COMPAT_VERSION,
+         tool_name, tool_version);
+  for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+    printf("  %-*s %s\n", (int) width, lines[i].usage, lines[i].what);
+  printf("\n");
 }
 
 static void print_help(void)
@@ -59,13 +94,17 @@ static void print_help(void)
   options_print(log_verbosity_args);
   options_print(log_latency_args);
   db_registry_print_help();
-  printf("Report options:\n");
-  options_print(results_args);
+  if (!output_exact()) {
+    printf("Report options:\n");
+    options_print(results_args);
+  }
   printf("Compiled-in tests:\n");
   for (sb_test *const *t = builtin_tests; *t != NULL; t++)
     printf("  %s - %s\n", (*t)->name, (*t)->description);
   printf("\n");
   printf("See 'sysbench <testname> help' for a list of options for each test.\n\n");
+  if (!output_exact())
+    print_help_additions();
 }
 
 static sb_test *find_builtin(const char *name)
@@ -76,6 +115,35 @@ static sb_test *find_builtin(const char *name)
   return NULL;
 }
 
+/* "oltp_read_write commands: prepare run cleanup help prewarm verify warmup": what a test can
+   be asked to do, after its options (not in 1.0.20's text). */
+static void print_test_commands(const sb_test *test)
+{
+  static const char *const common[] = {"prepare", "run", "cleanup", "help"};
+  const char *custom[32];
+  size_t n = lua_env_loaded() ? lua_custom_command_names(custom, 32) : 0;
+  if (n > 32)
+    n = 32;
+
+  printf("%s commands:", test->name);
+  for (size_t c = 0; c < 4; c++) {
+    bool has = strcmp(common[c], "run") == 0 || strcmp(common[c], "help") == 0 ||
+               (c == 0 && test->cmd_prepare != NULL) || (c == 2 && test->cmd_cleanup != NULL);
+    for (size_t i = 0; i < n && !has; i++)
+      has = strcmp(custom[i], common[c]) == 0;
+    if (has)
+      printf(" %s", common[c]);
+  }
+  for (size_t i = 0; i < n; i++) {
+    bool listed = false;
+    for (size_t c = 0; c < 4; c++)
+      listed = listed || strcmp(custom[i], common[c]) == 0;
+    if (!listed)
+      printf(" %s", custom[i]);
+  }
+  printf("\n\n");
+}
+
 static int command_help(sb_test *test)
 {
   if (test->cmd_help != NULL)
@@ -83,6 +151,8 @@ static int command_help(sb_test *test)
   if (test->options != NULL) {
     printf("%s options:\n", test->name);
     options_print(test->options);
+    if (!output_exact())
+      print_test_commands(test);
     return EXIT_SUCCESS;
   }
   char shown[PRINTABLE_MAX];
@@ -153,14 +223,18 @@ static int configure(int argc, char *argv[], parsed_args *args)
     return EXIT_FAILURE;
   }
   check_option_reads();
-  if (args_parse(argc, argv, args) != 0)
+  if (args_parse(argc, argv, args) != 0 ||
+      output_mode_configure(opt_is_set("compat") ? opt_string("compat") : NULL) != 0)
     return EXIT_FAILURE;
   if (opt_bool("help")) {
     print_help();
     exit(EXIT_SUCCESS);
   }
   if (opt_bool("version")) {
+    /* 1.0.20's line first: scripts parse it */
     printf("%s\n", VERSION_STRING);
+    if (!output_exact())
+      printf("%s\n", tool_identity());
     exit(EXIT_SUCCESS);
   }
   const char *script = opt_string("show-script");
@@ -207,6 +281,7 @@ int main(int argc, char *argv[])
   /* Line-buffered even into a pipe, so a parser tailing our output sees each report line
      as it is printed. */
   setvbuf(stdout, NULL, _IOLBF, 0);
+  output_mode_early(argc, argv);
   lua_env_set_argv(argc, argv);
   environment_set_command_line(argc, argv);
 
@@ -272,6 +347,7 @@ int main(int argc, char *argv[])
     lua_env_done();
   db_done();
   rc = finish(&args, rc);
+  log_print_end_hints();
   /* A pending "(last message repeated N times)" is not printed at exit: 1.0.20 prints it only
      before a different message, and scripts compare the last lines of the output. */
   fflush(stdout);

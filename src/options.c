@@ -15,6 +15,7 @@
 
 #include "logger.h"
 #include "options.h"
+#include "output_mode.h"
 #include "printable.h"
 #include "secrets.h"
 
@@ -326,9 +327,11 @@ void option_flag_rejected_text(char *buf, size_t len, const char *as_typed, cons
   char shown_name[PRINTABLE_MAX], shown[PRINTABLE_MAX];
 
   as_typed = printable(as_typed, shown_name, sizeof(shown_name));
-  snprintf(buf, len, "invalid option: --%s=%s\nHINT: --%s is on or off: give on|off, "
-           "true|false or 1|0", as_typed, printable(value ? value : "", shown, sizeof(shown)),
-           as_typed);
+  int used = snprintf(buf, len, "invalid option: --%s=%s", as_typed,
+                      printable(value ? value : "", shown, sizeof(shown)));
+  if (!output_exact() && used >= 0 && (size_t) used < len)
+    snprintf(buf + used, len - used, "\nHINT: --%s is on or off: give on|off, true|false or 1|0",
+             as_typed);
 }
 
 /* Parse `text` as the option's type into the option. A rejected value leaves the option as
@@ -541,7 +544,7 @@ void option_invalid_text(char *buf, size_t len, const char *name, const char *va
   else
     used = (size_t) snprintf(buf, len, "%.*s%s%s", (int) (slot - compat_error), compat_error,
                              value, slot + 2);
-  if (expect != NULL && used < len)
+  if (expect != NULL && used < len && !output_exact())
     snprintf(buf + used, len - used, "\nHINT: --%s expects %s", dash, expect);
 }
 
@@ -925,22 +928,57 @@ static sb_arg_type_t help_type(const option_decl *d)
   return d->help_type != SB_ARG_TYPE_NULL ? d->help_type : d->type;
 }
 
-void options_print(const option_decl *decls)
+/* One help line's parts: ours, or 1.0.20's where it differs and `as_1020` asks for those. */
+static void help_parts(const option_decl *d, bool as_1020, const char **hint, const char **desc,
+                       const char **default_text)
+{
+  bool old = as_1020 && !d->added;
+  *hint = type_hint(old && d->compat_help.type != SB_ARG_TYPE_NULL ? d->compat_help.type
+                                                                    : help_type(d));
+  *desc = old && d->compat_help.desc != NULL ? d->compat_help.desc : d->desc;
+  *default_text = old && d->compat_help.default_text != NULL ? d->compat_help.default_text
+                                                              : d->default_text;
+}
+
+/* The column of the lines of `added` (or of 1.0.20's) options: 1.0.20's own width for its
+   options, so an addition never moves them. */
+static size_t help_width(const option_decl *decls, bool added)
 {
   size_t width = 0;
-
   for (const option_decl *d = decls; d->name != NULL; d++) {
-    size_t len = strlen(d->name) + strlen(type_hint(help_type(d)));
+    if (d->added != added)
+      continue;
+    const char *hint, *desc, *default_text;
+    help_parts(d, true, &hint, &desc, &default_text);
+    size_t len = strlen(d->name) + strlen(hint);
     if (len > width)
       width = len;
   }
+  return width;
+}
+
+static void print_help_lines(const option_decl *decls, bool added)
+{
+  size_t width = help_width(decls, added);
   for (const option_decl *d = decls; d->name != NULL; d++) {
-    printf("  --%s%-*s%s", d->name, (int) (width - strlen(d->name) + 1),
-           type_hint(help_type(d)), d->desc ? d->desc : "");
-    if (d->default_text != NULL)
-      printf(" [%s]", d->default_text);
+    if (d->added != added)
+      continue;
+    const char *hint, *desc, *default_text;
+    help_parts(d, output_exact(), &hint, &desc, &default_text);
+    size_t used = strlen(d->name) + strlen(hint);
+    printf("  --%s%s%*s%s", d->name, hint, (int) (used < width ? width - used + 1 : 1), "",
+           desc ? desc : "");
+    if (default_text != NULL)
+      printf(" [%s]", default_text);
     printf("\n");
   }
+}
+
+void options_print(const option_decl *decls)
+{
+  print_help_lines(decls, false);
+  if (!output_exact())
+    print_help_lines(decls, true);
   printf("\n");
 }
 

@@ -74,6 +74,16 @@ typedef struct option_decl {
                                   1.0.20 checks it: only for the commands that use it, in
                                   its order), not by options_check_given() */
   sb_opt_validate_t *validate; /* a Lua script's own check (sysbench.cmdline.options) */
+  bool added;                  /* not one of 1.0.20's options: --help lists it after 1.0.20's
+                                  lines of its block, in a column of its own, so that theirs
+                                  keep 1.0.20's column; in exact mode (output_mode.h) not */
+  struct {                     /* where --help's line differs from 1.0.20's (a wider type, a
+                                  longer list of choices): 1.0.20's parts, used in exact mode
+                                  and for the width of the block's column; 0/NULL: ours */
+    sb_arg_type_t type;
+    const char *desc;
+    const char *default_text;
+  } compat_help;
 } option_decl;
 
 typedef struct sb_option sb_option;
@@ -194,7 +204,8 @@ double option_double(const sb_option *opt);
 const char *const *option_list(const sb_option *opt, size_t *count);
 
 /* Help for a set of options as 1.0 prints it ("  --name=TYPE   description [default]"),
-   followed by a blank line. */
+   followed by a blank line: 1.0.20's options first, in the column 1.0.20's own lines give,
+   then the added ones in a column of their own (none in exact mode). */
 void options_print(const option_decl *decls);
 
 /* Remember an option given by the user before anything declared it (a test option parsed

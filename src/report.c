@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "logger.h"
+#include "output_mode.h"
 #include "report.h"
 
 static double per_second(uint64_t count, double seconds)
@@ -76,8 +77,8 @@ void report_intermediate_sql(const sb_stat_t *stat, const report_layout *layout)
   log_timestamped(LOG_NOTICE, stat->time_total, "%s", line);
   queue_line(stat, layout, ",");
   /* Ours, after 1.0.20's lines, only while reconnects fail: without it a dead server shows
-     as an idle one (tps, err/s and reconn/s all 0). */
-  if (stat->failed_reconnects > 0 || stat->unreachable_threads > 0)
+     as an idle one (tps, err/s and reconn/s all 0). Not in the exact mode. */
+  if ((stat->failed_reconnects > 0 || stat->unreachable_threads > 0) && !output_exact())
     log_timestamped(LOG_NOTICE, stat->time_total,
                     "server unreachable: failed reconn/s: %4.2f threads reconnecting: %u",
                     per_second(stat->failed_reconnects, stat->time_interval),

@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "logger.h"
+#include "output_mode.h"
 #include "rand.h"
 #include "report.h"
 #include "results/output.h"
@@ -167,16 +168,18 @@ static void print_run_mode(const run *r)
   log_set_timestamp_decimals(decimals);
   log_text(LOG_NOTICE, "Running the test with following options:");
   log_text(LOG_NOTICE, "Number of threads: %u", config->threads);
+  /* %.15g: whole numbers in full as 1.0.20's integers (1000000, not %g's 1e+06), fractions
+     (ours alone) as short as they go */
   if (config->rate > 0)
-    log_text(LOG_NOTICE, "Target transaction rate: %g/sec", config->rate);
+    log_text(LOG_NOTICE, "Target transaction rate: %.15g/sec", config->rate);
   if (config->report_interval > 0)
-    log_text(LOG_NOTICE, "Report intermediate results every %g second(s)",
+    log_text(LOG_NOTICE, "Report intermediate results every %.15g second(s)",
              config->report_interval);
   if (config->checkpoint_count > 0) {
     char list[RUNNER_MAX_CHECKPOINTS * 24];
     size_t used = 0;
     for (size_t i = 0; i < config->checkpoint_count && used < sizeof(list); i++)
-      used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%g", i ? ", " : "",
+      used += (size_t) snprintf(list + used, sizeof(list) - used, "%s%.15g", i ? ", " : "",
                                 config->checkpoints[i]);
     log_text(LOG_NOTICE, "Report checkpoint(s) at %s seconds", list);
   }
@@ -190,7 +193,7 @@ static void print_run_mode(const run *r)
   else
     log_text(LOG_NOTICE, "Initializing random number generator from current time\n");
   if (config->forced_shutdown && config->max_time > 0)
-    log_text(LOG_NOTICE, "Forcing shutdown in %g seconds",
+    log_text(LOG_NOTICE, "Forcing shutdown in %.15g seconds",
              config->warmup_time + config->max_time + config->forced_shutdown_after);
   log_text(LOG_NOTICE, "%s", "");
   if (r->test->ops.print_mode != NULL)
@@ -582,14 +585,16 @@ int runner_run(sb_test *test, const run_config *cfg, worker *main)
   signal_policy_install();
   signal_policy_own(&run_signal_owner);
   rc = run_workers(r);
+  bool stopped_by_error = runner_failed();
   if (rc == 0) {
     log_text(LOG_INFO, "Done.\n");
     if (ops->cleanup != NULL && ops->cleanup() != 0)
       runner_fail();
   }
   /* A run stopped by an error (a fatal SQL error, a full --rate queue) still reports what
-     ran until then, after the error's own message; the exit code says it failed. */
-  if (rc == 0) {
+     ran until then, after the error's own message; the exit code says it failed. 1.0.20
+     prints no report then, nor does the exact-output mode. */
+  if (rc == 0 && !(stopped_by_error && output_exact())) {
     report_cumulative(r, REPORT_FINAL, main);
     if (r->interrupted_by)
       log_text(LOG_WARNING, "The run was interrupted by signal %d; the report covers what ran "

@@ -80,7 +80,7 @@ bool fileio_aio_available(void)
 static void aio_hint(unsigned backlog, int err)
 {
   if (err == EAGAIN)
-    log_text(LOG_NOTICE, "HINT: the kernel allows fewer AIO requests in flight (sysctl "
+    log_hint("the kernel allows fewer AIO requests in flight (sysctl "
              "fs.aio-max-nr, for all processes) than --threads x --file-async-backlog = %u "
              "per thread asks for: lower either, or raise fs.aio-max-nr", backlog);
 }

@@ -68,7 +68,7 @@ void fileio_hint_for_errno(int err, const fileio_settings *s, const char *file_n
       struct statvfs fs;
       uint64_t free_bytes = statvfs(".", &fs) == 0 ? (uint64_t) fs.f_bavail * fs.f_frsize : 0;
       char free_text[32];
-      log_text(LOG_NOTICE, "HINT: the file system of '%s' has no room left for %s: "
+      log_hint("the file system of '%s' has no room left for %s: "
                "--file-total-size asks for %sB there, %sB are still free; use a smaller "
                "--file-total-size or run from another directory", dir, file_name,
                fileio_size_text(size, sizeof(size), (double) s->total_size),
@@ -76,29 +76,29 @@ void fileio_hint_for_errno(int err, const fileio_settings *s, const char *file_n
       break;
     }
     case EROFS:
-      log_text(LOG_NOTICE, "HINT: '%s' is on a read-only file system: run from a writable "
+      log_hint("'%s' is on a read-only file system: run from a writable "
                "directory%s", dir,
                s->for_run && !fileio_mode_writes(s->mode) ? "" : " (prepare and the write "
                "tests create and change the files)");
       break;
     case EACCES:
     case EPERM:
-      log_text(LOG_NOTICE, "HINT: this user may not %s %s in '%s': run from a directory it "
+      log_hint("this user may not %s %s in '%s': run from a directory it "
                "can write to", opening ? "create or open" : "write", file_name, dir);
       break;
     case EINVAL:
       if (direct && opening)
-        log_text(LOG_NOTICE, "HINT: the file system of '%s' does not support O_DIRECT "
+        log_hint("the file system of '%s' does not support O_DIRECT "
                  "(--file-extra-flags=direct): use a disk file system such as ext4 or xfs, "
                  "or leave out 'direct'", dir);
       else if (direct)
-        log_text(LOG_NOTICE, "HINT: with --file-extra-flags=direct every transfer must be "
+        log_hint("with --file-extra-flags=direct every transfer must be "
                  "aligned to the device's logical block size (often 512 or 4096 bytes): "
                  "--file-block-size and --file-total-size / --file-num must be multiples of it");
       break;
     case EMFILE:
     case ENFILE:
-      log_text(LOG_NOTICE, "HINT: --file-num=%u needs that many open files: raise the limit "
+      log_hint("--file-num=%u needs that many open files: raise the limit "
                "(ulimit -n) or use fewer files", s->file_num);
       break;
     default:
@@ -238,7 +238,7 @@ int fileio_files_remove(const fileio_settings *s)
     }
   }
   if (failed > 1)
-    log_text(LOG_NOTICE, "HINT: %u of the %u test files could not be removed", failed,
+    log_hint("%u of the %u test files could not be removed", failed,
              s->file_num);
   return failed > 0 ? -1 : 0;
 }

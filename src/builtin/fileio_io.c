@@ -86,11 +86,11 @@ static int report_failure(fileio_worker *w, const fileio_request *r, int64_t res
              w->files->fds[r->file], (long long) r->pos);
 
   if (result >= 0)
-    log_text(LOG_NOTICE, "HINT: %s %" PRId64 " of %" PRIu64 " bytes at offset %" PRIu64
+    log_hint("%s %" PRId64 " of %" PRIu64 " bytes at offset %" PRIu64
              " of %s: the file is shorter than --file-total-size / --file-num make it, or the "
              "disk is full", read ? "read" : "wrote", result, r->size, r->pos, name);
   else if (w->aio != NULL)
-    log_text(LOG_NOTICE, "HINT: the %s of %s at offset %" PRIu64 " failed: errno = %d (%s)",
+    log_hint("the %s of %s at offset %" PRIu64 " failed: errno = %d (%s)",
              read ? "read" : "write", name, r->pos, error, strerror(error));
   if (result < 0)
     fileio_hint_for_errno(error, s, name, false);

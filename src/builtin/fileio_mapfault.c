@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "output_mode.h"
 
 static const fileio_files *watched;
 
@@ -59,9 +60,12 @@ static void on_bus_error(int sig, siginfo_t *info, void *context)
   }
   if (line[n - 1] == ' ')
     n = put_text(line, n, cap, "a test file");
-  n = put_text(line, n, cap, "\nHINT: the file system could not back a page of the file (no "
-               "room left on it, or the file was truncated): free space or use a smaller "
-               "--file-total-size, or another --file-io-mode, which reports the error itself\n");
+  if (!output_exact())
+    n = put_text(line, n, cap, "\nHINT: the file system could not back a page of the file (no "
+                 "room left on it, or the file was truncated): free space or use a smaller "
+                 "--file-total-size, or another --file-io-mode, which reports the error "
+                 "itself");
+  n = put_text(line, n, cap, "\n");
   ssize_t ignored = write(STDOUT_FILENO, line, n);
   (void) ignored;
   _exit(1);

@@ -108,19 +108,6 @@ static uint64_t size_value(const char *text)
   return value;
 }
 
-/* Our line after 1.0.20's error line: what the option accepts. */
-static void hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void hint(const char *fmt, ...)
-{
-  char line[512];
-  va_list ap;
-
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof(line), fmt, ap);
-  va_end(ap);
-  log_text(LOG_NOTICE, "HINT: %s", line);
-}
-
 static const char *const test_mode_names[] = {
   [FILEIO_SEQWR] = "seqwr", [FILEIO_SEQREWR] = "seqrewr", [FILEIO_SEQRD] = "seqrd",
   [FILEIO_RNDRD] = "rndrd", [FILEIO_RNDWR] = "rndwr", [FILEIO_RNDRW] = "rndrw",
@@ -142,7 +129,7 @@ static int read_test_mode(fileio_settings *s)
       return 0;
     }
   log_text(LOG_FATAL, "Invalid IO operations mode: %s.", mode);
-  hint("--file-test-mode is one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw");
+  log_hint("--file-test-mode is one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw");
   return -1;
 }
 
@@ -155,7 +142,7 @@ static int read_io_mode(fileio_settings *s)
   } else if (strcmp(mode, "async") == 0) {
     if (!fileio_aio_available()) {
       log_text(LOG_FATAL, "asynchronous I/O mode is unsupported on this platform.");
-      hint("this sysbench was built without libaio: install libaio-dev and rebuild, or use "
+      log_hint("this sysbench was built without libaio: install libaio-dev and rebuild, or use "
            "--file-io-mode=sync or mmap");
       return -1;
     }
@@ -164,7 +151,7 @@ static int read_io_mode(fileio_settings *s)
     s->io_mode = FILEIO_IO_MMAP;
   } else {
     log_text(LOG_FATAL, "unknown I/O mode: %s", mode);
-    hint("--file-io-mode is one of sync, async, mmap");
+    log_hint("--file-io-mode is one of sync, async, mmap");
     return -1;
   }
   return 0;
@@ -190,7 +177,7 @@ static int read_block_size(fileio_settings *s)
   }
   if (s->validate && block < FILEIO_BLOCK_TRAILER) {
     log_text(LOG_FATAL, "Invalid value for file-block-size: %d.", (int) block);
-    hint("--validate keeps a checksum and the offset in each block: use a --file-block-size "
+    log_hint("--validate keeps a checksum and the offset in each block: use a --file-block-size "
          "of at least 12 bytes (given: '%s')", text ? text : "");
     return -1;
   }
@@ -198,7 +185,7 @@ static int read_block_size(fileio_settings *s)
   s->request_size = s->merged_requests > 0 ? block * s->merged_requests : block;
   if (s->request_size > FILEIO_MAX_REQUEST) {
     log_text(LOG_FATAL, "Invalid value for file-merged-requests: %u.", s->merged_requests);
-    hint("--file-block-size times --file-merged-requests is one request's buffer: keep it "
+    log_hint("--file-block-size times --file-merged-requests is one request's buffer: keep it "
          "at or below 1G");
     return -1;
   }
@@ -221,7 +208,7 @@ static int read_extra_flags(fileio_settings *s)
     else {
       /* 1.0.20 names the first item of the list, whichever one is wrong. */
       log_text(LOG_FATAL, "Invalid value for file-extra-flags: %s", items[0]);
-      hint("--file-extra-flags is a list of sync, dsync, direct; '%s' is none of them",
+      log_hint("--file-extra-flags is a list of sync, dsync, direct; '%s' is none of them",
            items[i]);
       return -1;
     }
@@ -283,7 +270,7 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
     s->fdatasync = true;
   } else if (fsync_mode == NULL || strcmp(fsync_mode, "fsync") != 0) {
     log_text(LOG_FATAL, "Invalid fsync mode: %s.", fsync_mode ? fsync_mode : "(null)");
-    hint("--file-fsync-mode is fsync or fdatasync");
+    log_hint("--file-fsync-mode is fsync or fdatasync");
     return -1;
   }
 
@@ -296,7 +283,7 @@ int fileio_settings_read(fileio_settings *s, bool for_run)
   if (s->file_size == 0) {
     /* 1.0.20 divides by the file size here and dies of SIGFPE. */
     log_text(LOG_FATAL, "Invalid value for file-total-size: %lld", (long long) s->total_size);
-    hint("--file-total-size must give each of the %u files at least one byte", s->file_num);
+    log_hint("--file-total-size must give each of the %u files at least one byte", s->file_num);
     return -1;
   }
   if (s->io_mode == FILEIO_IO_ASYNC) {

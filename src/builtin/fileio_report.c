@@ -10,6 +10,7 @@
 
 #include "fileio.h"
 #include "logger.h"
+#include "output_mode.h"
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
@@ -140,5 +141,6 @@ void fileio_report_cumulative(worker *reporter, sb_stat_t *stat, const report_la
   log_text(LOG_NOTICE, "    written, MiB/s:               %4.2f",
            per_second(units_mebibytes((double) stat->bytes_written), t));
   report_cumulative_general(stat, layout);
-  report_operation_latency(layout->percentile);
+  if (!output_exact())
+    report_operation_latency(layout->percentile);
 }

@@ -56,19 +56,21 @@ sysbench.cmdline.options = {
    sum_ranges = {"Number of SELECT SUM() queries per transaction", 1},
    order_ranges = {"Number of SELECT ORDER BY queries per transaction", 1},
    distinct_ranges = {"Number of SELECT DISTINCT queries per transaction", 1},
-   secondary_ranges = {"Number of secondary range SELECT queries per transaction", 0},
+   secondary_ranges = {"Number of secondary range SELECT queries per transaction", 0,
+                       added = true},
    index_updates = {"Number of UPDATE index queries per transaction", 1},
    non_index_updates = {"Number of UPDATE non-index queries per transaction", 1},
    delete_inserts = {"Number of DELETE/INSERT combinations per transaction", 1},
    range_selects = {"Enable/disable all range SELECT queries", true},
    auto_inc = {"Use AUTO_INCREMENT column as Primary Key (for MySQL), or its " ..
                "alternatives in other DBMS. When disabled, use client-generated IDs", true},
-   create_table_options = {"Extra CREATE TABLE options", ""},
+   create_table_options = {"Extra CREATE TABLE options", "", added = true},
    skip_trx = {"Don't start explicit transactions and execute all queries in the " ..
                "AUTOCOMMIT mode", false},
    secondary = {"Use a secondary index in place of the PRIMARY KEY", false},
    create_secondary = {"Create a secondary index in addition to the PRIMARY KEY", true},
-   reconnect = {"Reconnect after every N events. The default (0) is to not reconnect", 0},
+   reconnect = {"Reconnect after every N events. The default (0) is to not reconnect", 0,
+                added = true},
    mysql_storage_engine = {"Storage engine, if MySQL is used", "innodb"},
    pgsql_variant = {"Use this PostgreSQL variant when running with the PostgreSQL driver. " ..
                     "The only currently supported variant is 'redshift'. When enabled, " ..
@@ -76,9 +78,9 @@ sysbench.cmdline.options = {
                     "to 0"},
    prepare_method = {"How prepare sends rows: auto (the fastest the server takes), " ..
                      "load-data (LOAD DATA LOCAL INFILE; COPY on PostgreSQL) or insert " ..
-                     "(multi-row INSERTs)", "auto"},
+                     "(multi-row INSERTs)", "auto", added = true},
    resume = {"prepare: keep the complete tables and finish those an interrupted prepare " ..
-             "left incomplete", false},
+             "left incomplete", false, added = true},
 }
 
 -- Option checks -------------------------------------------------------------------------------
@@ -429,10 +431,11 @@ end
 
 -- After thread_init failed preparing statements on a table that does not exist (1146 on
 -- MySQL, TiDB and RocksDB, 42P01 on PostgreSQL): a hint that the run's --tables may not be
--- the one prepare was given. nil for any other error.
+-- the one prepare was given. nil for any other error, and in the exact-output mode (where no
+-- hint is printed, so none is looked for with a query 1.0.20 does not make).
 local function missing_table_hint(err)
    local t = preparing_table
-   if t == nil or type(err) ~= "string" then
+   if t == nil or type(err) ~= "string" or sysbench.output_exact() then
       return nil
    end
    local missing = err:find("errno = 1146,", 1, true) or err:find("state = '42P01'", 1, true)

@@ -30,6 +30,11 @@ static void describe(FILE *out, const figures_source *s)
     fprintf(out, ", %zu clients", first->client_count);
   if (first->server_version != NULL)
     fprintf(out, ", server %s", first->server_version);
+  /* which program measured it: files of other builds (or of 1.0.20-era tools) may differ */
+  if (first->tool != NULL)
+    fprintf(out, ", %s %s (commit %s)", first->tool,
+            first->tool_version != NULL ? first->tool_version : "?",
+            first->tool_commit != NULL ? first->tool_commit : "unknown");
   fputc('\n', out);
 }
 

@@ -203,6 +203,9 @@ static int copy_identity(const result_run *first, result_run *out)
 {
   out->test = result_strdup(first->test);
   out->sysbench_version = result_strdup(first->sysbench_version);
+  out->tool = result_strdup(first->tool);
+  out->tool_version = result_strdup(first->tool_version);
+  out->tool_commit = result_strdup(first->tool_commit);
   out->driver = result_strdup(first->driver);
   out->percentile_count = first->percentile_count;
   memcpy(out->percentiles, first->percentiles, sizeof(out->percentiles));

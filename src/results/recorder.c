@@ -17,6 +17,7 @@
 #include "results/environment.h"
 #include "results/output.h"
 #include "results/recorder.h"
+#include "tool_version.h"
 
 static result_run run;
 static bool measuring;
@@ -75,6 +76,9 @@ void recorder_begin(const char *test_name, const run_config *cfg)
   out_of_memory = false;
   run.test = result_strdup(test_name);
   run.sysbench_version = result_strdup(SB_COMPAT_VERSION);
+  run.tool = result_strdup(tool_name);
+  run.tool_version = result_strdup(tool_version);
+  run.tool_commit = result_strdup(tool_commit);
   run.threads = cfg->threads;
   run.time_limit = cfg->max_time;
   run.event_limit = cfg->max_events;

@@ -43,6 +43,9 @@ void result_run_free(result_run *r)
 {
   free(r->test);
   free(r->sysbench_version);
+  free(r->tool);
+  free(r->tool_version);
+  free(r->tool_commit);
   free(r->driver);
   free(r->server_version);
   for (size_t i = 0; i < r->argc; i++)

@@ -90,6 +90,9 @@ typedef struct result_counter {
 typedef struct result_run {
   char *test;                  /* "oltp_read_write", "cpu" */
   char *sysbench_version;
+  char *tool;                  /* the program that measured it: "sysbench-rebuilt" */
+  char *tool_version;          /* its version */
+  char *tool_commit;           /* the commit it was built from ("unknown" without one) */
   char *driver;                /* --db-driver of an SQL test; NULL otherwise */
   char *server_version;        /* what the server said it is; NULL when unknown */
   unsigned threads;            /* all clients together */

@@ -429,6 +429,9 @@ static int read_run(reader *rd, const json_value *v, result_run *r)
   if (r->test == NULL)
     return bad(rd, "test", "missing (the test's name)");
   if (read_string(rd, v, "sysbench_version", &r->sysbench_version) ||
+      read_string(rd, v, "tool", &r->tool) ||
+      read_string(rd, v, "tool_version", &r->tool_version) ||
+      read_string(rd, v, "tool_commit", &r->tool_commit) ||
       read_string(rd, v, "driver", &r->driver) ||
       read_string(rd, v, "server_version", &r->server_version) ||
       need_u64(rd, v, "threads", &threads) ||

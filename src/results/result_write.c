@@ -191,6 +191,9 @@ static void write_run(json_writer *w, const result_run *r)
   json_begin_object(w, NULL);
   json_put_string(w, "test", r->test);
   json_put_string(w, "sysbench_version", r->sysbench_version);
+  json_put_string(w, "tool", r->tool);
+  json_put_string(w, "tool_version", r->tool_version);
+  json_put_string(w, "tool_commit", r->tool_commit);
   json_put_string(w, "driver", r->driver);
   json_put_string(w, "server_version", r->server_version);
   json_put_u64(w, "threads", r->threads);

@@ -201,10 +201,13 @@ fi
 for test in memory threads mutex; do
   sb "$test" help; ours=$out; our_rc=$rc
   is "$our_rc" 0 "sysbench $test help exits 0"
+  is "$(printf '%s\n' "$ours" | tail -n 1)" "$test commands: run help" "... and ends with its commands"
+  sb "$test" help --compat=1.0.20; exact=$out
   if have_ref; then
     ref "$test" help
-    is "$(printf '%s\n' "$ours" | tail -n +2)" "$(printf '%s\n' "$out" | tail -n +2)" \
-      "sysbench $test help equals 1.0.20's, byte for byte after the header"
+    is "$(printf '%s\n' "$ours" | head -n -2 | tail -n +2)" "$(printf '%s\n' "$out" | tail -n +2)" \
+      "sysbench $test help equals 1.0.20's, byte for byte after the header, before the commands"
+    is "$exact" "$out" "... and with --compat=1.0.20 it is 1.0.20's whole"
   else
     skip "no reference sysbench at $REF_SB"
   fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # man_page.t: doc/sysbench.1 is valid roff, `make install` installs it, and `man sysbench`
 # shows it after install (ahead of Debian's 1.0.20 page in /usr/share/man), covering the
-# command line, the drivers, the result file and the compare/merge commands.
+# command line, the drivers, the result file, the compare/merge/verify commands, the
+# exact-output mode (--compat, SYSBENCH_COMPAT) and the program's own name.
 . "$(dirname "$0")/../lib/tap.sh"
 
 page="$SRCDIR/doc/sysbench.1"
@@ -47,7 +48,9 @@ done
 for item in "--threads=N" "--percentile=P" "--report-format=\{text\|json\|csv\}" "--report-file=PATH" \
             "--start-at=TIME" "--db-driver=NAME" "--mysql-host" "--pgsql-sslmode" "--tidb-retry-errors" \
             "--rocksdb-path" "compare RESULT.json" "merge RESULT.json RESULT.json" "sysbench-result" \
-            "sysbench merge c1.json c2.json > total.json"; do
+            "sysbench merge c1.json c2.json > total.json" "verify" "prewarm" "--resume" \
+            "--prepare-method" "--compat=RELEASE" "SYSBENCH_COMPAT" "sysbench-rebuilt" \
+            "tool_commit"; do
   like "$text" "$item" "it covers $item"
 done
 

@@ -231,7 +231,8 @@ is "$(optval debug),$(optval verbosity)" "true,5" "--debug forces --verbosity to
 # ---- --help, --version ------------------------------------------------------------------
 
 sb --version
-is "$rc|$out|$err" "0|sysbench 1.0.20|" "--version prints only 'sysbench 1.0.20'"
+is "$rc|$(printf '%s\n' "$out" | head -n 1)|$err" "0|sysbench 1.0.20|" \
+   "--version prints 'sysbench 1.0.20' first (tests/cli/version.t: the line after it)"
 
 sb --help
 help=$out
@@ -243,7 +244,7 @@ section() {
   printf '%s\n' "$help" | awk -v s="$1" '$0 == s {f = 1} f && /^$/ {exit} f' | tr -s ' '
 }
 # Our additions are new lines (and zipfian in --rand-type); everything else is 1.0.20's.
-additions='--warmup-time=|--thread-init-timeout=|--show-script=|--rand-zipfian-exp='
+additions='--warmup-time=|--thread-init-timeout=|--show-script=|--rand-zipfian-exp=|--compat='
 
 is "$(section "General options:" | grep -vE -- "$additions")" "General options:
  --threads=N number of threads to use [1]
@@ -292,10 +293,11 @@ is "$(printf '%s\n' "$help" | awk '/^Log options:/ {f = 1} /^General database op
  --histogram[=on|off] print latency histogram in report [off]" \
    "--help 'Log options:' is 1.0.20's, blank line included"
 
-# Within a section the descriptions start in one column, as 1.0's help printer aligns them.
+# Within a section 1.0.20's descriptions start in one column, as 1.0's help printer aligns
+# them, and ours in one of their own after them.
 cols=$(printf '%s\n' "$help" | awk '/^General options:/ {f = 1; next} f && /^$/ {exit}
-  f { match($0, /^  --[^ ]+ +/); print RLENGTH }' | sort -u | wc -l)
-is "$cols" 1 "--help aligns the descriptions of a section in one column"
+  f { match($0, /^  --[^ ]+ +/); print RLENGTH }' | uniq | wc -l)
+is "$cols" 2 "--help aligns the descriptions of 1.0.20's general options in one column, ours in another after them"
 like "$help" "Compiled-in tests:
   fileio - File I/O test
   cpu - CPU performance test
@@ -308,12 +310,45 @@ like "$help" "See 'sysbench <testname> help' for a list of options for each test
 
 if have_ref; then
   ref --help
+  ref_help=$out
   want=$(printf '%s\n' "$out" | awk '/^General options:/,/^$/' | tr -s ' ')
   is "$(section "General options:" | grep -vE -- "$additions")" "$want" \
      "side by side: our General options equal the reference's, additions aside"
+  # 1.0.20's lines keep 1.0.20's column, spaces and all, in every section: our options come
+  # after them and do not widen it.
+  block() {   # block TEXT HEADING: the section's lines, unsqueezed
+    printf '%s\n' "$1" | awk -v s="$2" '$0 == s {f = 1} f && /^$/ {exit} f'
+  }
+  # "name column" per option line: where its description starts
+  columns() { awk 'match($0, /^  --[^ =[]+/) { n = substr($0, 3, RLENGTH - 2)
+                     match($0, /^  --[^ ]+ +/); print n, RLENGTH }'; }
+  changed='--(rand-type|mysql-ssl|pgsql-host|pgsql-port)[=[]'   # our text differs, not the column
+  for heading in "General options:" "Pseudo-Random Numbers Generator options:" "mysql options:" \
+                 "pgsql options:" "General database options:"; do
+    theirs=$(block "$ref_help" "$heading")
+    is "$(block "$help" "$heading" | grep -Fx -f <(printf '%s\n' "$theirs" | grep -vE -- "$changed"))" \
+       "$(printf '%s\n' "$theirs" | grep -vE -- "$changed")" \
+       "--help '$heading': 1.0.20's lines as 1.0.20 aligns them"
+    is "$(block "$help" "$heading" | columns | grep -Fx -f <(block "$ref_help" "$heading" | columns))" \
+       "$(block "$ref_help" "$heading" | columns)" \
+       "... every one of 1.0.20's options in 1.0.20's column"
+  done
+  sb --help --compat=1.0.20
+  is "$out" "$ref_help" "--help --compat=1.0.20 is 1.0.20's, byte for byte"
 else
   skip "reference sysbench not installed"
 fi
+like "$help" "
+Beyond sysbench 1\.0\.20 .*:
+  --threads=8,16,32 +a thread sweep
+  --percentile=50,95,99\.9 +a latency line per percentile
+.*
+  sysbench compare A\.json B\.json +compare result files
+  sysbench merge A\.json B\.json +add up the result files
+  sysbench oltp_\* verify +check the tables
+  sysbench oltp_\* prewarm +read the tables
+  --compat=1\.0\.20 +print exactly what sysbench 1\.0\.20 prints" \
+     "--help ends naming what 1.0.20 has no option for: lists, compare, merge, verify, prewarm"
 
 # ---- per-test help ----------------------------------------------------------------------
 
@@ -321,7 +356,9 @@ sb cpu help
 is "$rc|$out" "0|sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
 
 cpu options:
-  --cpu-max-prime=N upper limit for primes generator [10000]" "sysbench cpu help"
+  --cpu-max-prime=N upper limit for primes generator [10000]
+
+cpu commands: run help" "sysbench cpu help: its options and commands"
 
 write help.lua <<'LUA'
 sysbench.cmdline.options = {
@@ -347,8 +384,13 @@ help.lua options:
   --nodef=STRING       no default
   --str=STRING         a string [x]
   --sz=SIZE            a size [1M]
-  --zeta=N             last option [1]" \
+  --zeta=N             last option [1]
+
+help.lua commands: run help" \
    "a script's help lists sysbench.cmdline.options sorted by name, typed by their defaults"
+sb oltp_read_write help
+like "$out" "^oltp_read_write commands: prepare run cleanup help prewarm verify warmup$" \
+     "a workload's help names its commands, its own among them"
 
 write ownhelp.lua <<'LUA'
 sysbench.cmdline.options = { a = {"an option", 1} }

@@ -15,9 +15,20 @@ inner() {   # inner BODY ARGS...: runs `same` against a fake reference, prints i
   ( REF_SB="$TEST_TMP/fake_ref"; tap_n=0; same "inner" -- "$@" ) 2>&1
 }
 
-real=$("$SB" --version)
+real=$("$SB" --version --compat=1.0.20)
 got=$(inner "echo '$real'" --version)
 like "$got" "^ok 1 - same as 1.0.20: inner" "identical output passes"
+like "$got" "^ok 2 - same as 1.0.20 with --compat=1.0.20: inner" \
+     "... in the exact-output mode too (a second TAP line)"
+
+# The second run of ours is in the exact-output mode: a stand-in for ours shows its setting.
+printf '#!/bin/sh\necho "mode=${SYSBENCH_COMPAT:-as is}"\n' > "$TEST_TMP/fake_ours"
+chmod +x "$TEST_TMP/fake_ours"
+got=$(SB="$TEST_TMP/fake_ours" inner "echo 'mode=as is'" --version)
+like "$got" "^ok 1 - same as 1.0.20: inner" "ours runs as it is first ..."
+like "$got" "^not ok 2 - same as 1.0.20 with --compat=1.0.20: inner" \
+     "... then with SYSBENCH_COMPAT=1.0.20"
+like "$got" "SYSBENCH_COMPAT=1.0.20 sysbench --version" "... which the diagnostics say"
 
 got=$(inner "echo 'sysbench 1.0.19'" --version)
 like "$got" "^not ok 1 " "different stdout fails"
@@ -51,5 +62,12 @@ got=$(printf 'FATAL: x\nHINT: do y\n' | compat_apply_rules ours "")
 is "$got" "FATAL: x" "the global hint rule drops our HINT line"
 got=$(printf 'FATAL: x\nHINT: do y\n' | compat_apply_rules ref "")
 is "$got" "$(printf 'FATAL: x\nHINT: do y')" "... but only from our side"
+got=$(printf 'FATAL: x\nHINT: do y\n' | compat_apply_rules ours "" 1)
+is "$got" "$(printf 'FATAL: x\nHINT: do y')" \
+   "the exact-mode comparison applies no rule of an addition (a HINT there fails)"
+got=$(printf 'Creating table '"'"'sbtest2'"'"'...Creating table '"'"'sbtest1'"'"'...\n' |
+      compat_apply_rules ref "" 1)
+is "$got" "$(printf "Creating table 'sbtest2'...\nCreating table 'sbtest1'...")" \
+   "... but those of other differences (1.0.20's glued lines)"
 
 done_testing

@@ -18,6 +18,14 @@ LUA
 same "a histogram script from stdin (global h)" --stdin hist.lua --
 same "the same from stdin with '-'" --stdin hist.lua -- -
 same "the same from a file, no command" --file hist.lua -- hist.lua
+# A script indented as in a shell script's here-document: its first line is code too.
+sed 's/^/  /' "$TEST_TMP/hist.lua" > "$TEST_TMP/hist_indented.lua"
+same "a histogram script from stdin, every line indented by two spaces" --stdin hist_indented.lua --
+same "the same from a file" --file hist_indented.lua -- hist_indented.lua
+for indent in ' ' '  ' '   ' "$(printf '\t')"; do
+  printf '%sx = 1\nprint(x)\n' "$indent" > "$TEST_TMP/indent.lua"
+  same "a first line indented by '$indent' runs (stdin)" --stdin indent.lua --
+done
 
 write hello.lua <<'LUA'
 print("hello from " .. tostring(sysbench.cmdline.command))
@@ -224,5 +232,25 @@ print(type(sb_rand), type(sb_rand_uniq), type(sb_rnd), type(db_connect), type(db
       type(DB_ERROR_NONE), type(DB_ERROR_RESTART_TRANSACTION), type(DB_ERROR_FAILED))
 LUA
 same "0.5 globals and thread_id arguments" --file legacy.lua -- legacy.lua run --events=4
+
+# The global `test` is the script's path in the body, every hook and every command, with and
+# without the deprecated --test, and whether or not the script declares options;
+# sysbench.opt.test is --test's value when given, nil otherwise.
+mkdir -p "$TEST_TMP/sub"
+write sub/testpath.lua <<'LUA'
+print("body", test, sysbench.opt and sysbench.opt.test)
+function prepare() print("prepare", test, sysbench.opt.test, type(sysbench.opt.test)) end
+function thread_init() print("thread_init", test) end
+function event() end
+function thread_done() print("thread_done", test) end
+LUA
+{ echo 'sysbench.cmdline.options = { x = {"an option", 1} }'; cat "$TEST_TMP/sub/testpath.lua"; } \
+  > "$TEST_TMP/sub/testpath_opts.lua"
+for script in sub/testpath.lua sub/testpath_opts.lua; do
+  same "the global test in prepare(), --test=$script" --file sub -- --test="$script" prepare
+  same "the global test in prepare(), $script as the test name" --file sub -- "$script" prepare
+  same "the global test in thread_init() and thread_done(), --test=$script" --file sub -- \
+       --test="$script" run --events=1
+done
 
 done_testing

@@ -43,6 +43,33 @@ for good in --threads=2 --events=5 --time=0 --time=1 "--forced-shutdown=off" \
     *) same "good value $good" -- "${quick[@]}" "$good" run ;;
   esac
 done
+# --rate: every value 1.0.20 takes and can keep up with runs the same (its "Target transaction
+# rate" line is an integer however large); above 1e9 we refuse what 1.0.20 accepts and then
+# fails on ([rate-above-1e9]: tested on ours alone below).
+for rate_events in 1:1 7:2 1000:20 250000:50 1000000:50 2147483648:0; do
+  rate=${rate_events%:*} events=${rate_events#*:}
+  if [ "$events" = 0 ]; then
+    same "--rate=$rate: 1.0.20's line for a value out of its range" -- cpu --rate="$rate" \
+         --events=1 --cpu-max-prime=10 run
+  else
+    same "--rate=$rate runs the same" -- cpu --rate="$rate" --events="$events" \
+         --cpu-max-prime=10 run
+  fi
+done
+same "--tx-rate=1000000 runs the same" -- cpu --tx-rate=1000000 --events=50 --cpu-max-prime=10 run
+same "large --report-interval, --report-checkpoints and --forced-shutdown are printed whole" -- \
+     cpu --report-interval=1000000 --report-checkpoints=1000000,2000000 --time=3000000 \
+     --forced-shutdown=1000000 --events=1 --cpu-max-prime=10 run
+declared rate-above-1e9
+for rate in 1000000001 2000000000 2147483647; do
+  sb cpu --rate="$rate" --events=1 --cpu-max-prime=10 run
+  is "$rc:$(printf '%s\n' "$out" | head -n 1)" \
+     "1:FATAL: Invalid value for --rate: $rate (expected 0 for unlimited, or 1e-6 to 1e9 events per second)" \
+     "--rate=$rate: refused before anything runs, naming the range (1.0.20 fails its run)"
+done
+sb cpu --rate=1000000000 --events=1000 --cpu-max-prime=10 run
+is "$rc/$(field "$out" "total number of events:")" "0/1000" \
+   "--rate=1e9, the highest we take, runs (1.0.20's event queue overflows)"
 same "an option spelled with underscores" -- cpu --cpu_max_prime=50 --events=2 run
 same "the last of a repeated option wins" -- cpu --events=9 --cpu-max-prime=50 --events=2 run
 same "options before the test name" -- --events=2 --cpu-max-prime=50 cpu run
@@ -116,7 +143,7 @@ is "$(count "$out" "^WARNING: config file 'noeq\.cfg' line 1: expected name=valu
 # "Global option 'x' will not be exported" once per Lua state and does not export the value.
 # Ours: that line once, then a HINT naming file and line; our own line for a compiled-in test.
 printf 'events=2\nnot-an-option=5\nother_one=6\n' | write unknown.cfg
-same "names no option has, in a config file of cpu" --allow config-unknown-name-once \
+same "names no option has, in a config file of cpu" --allow config-unknown-name-compiled-in \
      --file unknown.cfg -- cpu --config-file=unknown.cfg --cpu-max-prime=50 run
 like "$out" "^WARNING: config file 'unknown\.cfg' line 2 sets 'not-an-option', which this test does not use; ignored$" \
   "... ours names the file and line of each (it named neither)"

@@ -54,6 +54,15 @@ psql_do "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)" \
         'CREATE FUNCTION fail_with(code text) RETURNS int LANGUAGE plpgsql AS $$
          BEGIN RAISE EXCEPTION $m$chosen failure %$m$, code USING ERRCODE = code; END $$' >/dev/null
 
+# The SQL API's results, closed connections, error descriptors and bulk inserts
+psql_do "CREATE TABLE t2 (a INT)" "GRANT ALL ON t2 TO sbtest" >/dev/null
+pg_case_cmd() {   # pg_case_cmd NAME BODY: the body as the command 'go' through both binaries
+  printf 'sysbench.cmdline.commands = { go = { function()\n%s\nend } }\n' "$2" > "$TEST_TMP/c.lua"
+  same "$1" --file c.lua -- c.lua go "${PGSQL_ARGS[@]}"
+}
+. "$SRCDIR/tests/lib/sql_api_cases.sh"
+sql_api_result_cases pg_case_cmd
+
 # Odd events fail with $CODE, even ones succeed; with an ignorable SQLSTATE every failed
 # event runs again (and succeeds).
 write fail.lua <<'EOF'

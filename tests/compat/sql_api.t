@@ -106,6 +106,10 @@ con:disconnect()
 con:disconnect()
 print("after")'
 
+sql "CREATE TABLE IF NOT EXISTS sbtest.t2 (a INT)"
+. "$SRCDIR/tests/lib/sql_api_cases.sh"
+sql_api_result_cases case_cmd
+
 # What 1.0.20 crashes on (SIGSEGV), ours reports: ours alone (differences.txt: no-crash-on-misuse)
 declared no-crash-on-misuse fetch-prepared-rows
 ours_cmd() {   # ours_cmd NAME BODY: the body as command 'go' through our binary alone
@@ -128,10 +132,13 @@ like "$out" "ALERT: attempt to use an already closed statement" \
    "executing a closed statement: an ALERT line (1.0.20: SIGSEGV)"
 like "$out" "function failed: [^ ]*o.lua:5: SQL API error$" "... and the script's 'SQL API error'"
 is "$rc" 1 "... exit 1"
-ours_cmd "query UPDATE result" 'local con = sysbench.sql.driver():connect()
+ours_cmd "use the result of an UPDATE" 'local con = sysbench.sql.driver():connect()
 local rs = con:query("UPDATE t SET v = v + 0 WHERE id < 4")
-print(rs)'
-is "$rc:$out" "0:nil" "a query without a result set returns nil (1.0.20: a NULL pointer that crashes when used)"
+print(rs, rs.nrows, rs.nfields, rs:fetch_row(), rs:free())
+rs = con:prepare("UPDATE t SET v = v + 0 WHERE id < 4"):execute()
+print(rs, rs.nrows, rs.nfields, rs:fetch_row(), rs:free())'
+is "$rc:$out" "$(printf '0:<sql_result>\t0\t0\tnil\ttrue\tdb_free_results() failed\n<sql_result>\t0\t0\tnil\ttrue\tdb_free_results() failed')" \
+   "the result of a statement without rows is an empty one (1.0.20: a NULL pointer that crashes when used)"
 ours_cmd "double param" 'local con = sysbench.sql.driver():connect()
 local st = con:prepare("SELECT ? + 1, ?")
 local d, s = st:bind_create(sysbench.sql.type.DOUBLE), st:bind_create(sysbench.sql.type.VARCHAR, 8)
@@ -211,7 +218,7 @@ printf 'function thread_init() con = sysbench.sql.driver():connect() end\nfuncti
 same "a wrong password" --file conn.lua -- conn.lua run --events=1 --mysql-host="$MYSQL_HOST" \
      --mysql-port="$MYSQL_PORT" --mysql-user="$MYSQL_USER" --mysql-password=wrong-pw
 # 1.0.20 says it once per thread; ours once (differences.txt: connect-failure-once)
-declared connect-failure-once driver-options-checked-first
+declared connect-failure-once driver-options-once
 sb conn.lua run --events=1 --threads=3 --mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT" \
    --mysql-user="$MYSQL_USER" --mysql-password=wrong-pw
 is "$rc" 1 "a wrong password with 3 threads: exit 1"
@@ -228,19 +235,54 @@ same "a port nobody listens on" --file conn.lua -- conn.lua run --events=1 \
 same "a port nobody listens on, 3 threads (each line once)" --allow connect-failure-once --sort \
      --file conn.lua -- conn.lua run --events=1 --threads=3 --mysql-host=127.0.0.1 \
      --mysql-port="$(free_port)"
-# An unknown driver name: 1.0.20's line once, before the run starts (1.0.20: in every thread)
+# An unknown driver name or --db-ps-mode: 1.0.20's lines, when a script first asks for a
+# driver (1.0.20: from every thread; ours once, and every thread in the exact mode), the
+# header first, and our HINT after all of 1.0.20's lines.
+last_line() { printf '%s\n' "$1" | tail -n 1; }
+drivers=$("$SB" --help | sed -n '/^Compiled-in database drivers:/,/^$/s/^  \([a-z]*\) - .*/\1/p' |
+          paste -sd, - | sed 's/,/, /g')
 for threads in 1 3; do
-  same "an unknown database driver, $threads thread(s)" --db --allow driver-options-checked-first \
+  same "an unknown database driver, $threads thread(s)" --db --allow driver-options-once \
        --file conn.lua -- conn.lua run --events=1 --threads=$threads --db-driver=x
-  like "$out" "^HINT: --db-driver expects mysql" "... with a hint naming the drivers compiled in"
+  is "$(last_line "$out")" "HINT: --db-driver expects one of the drivers compiled in: $drivers" \
+     "... and last, a hint naming the drivers compiled in"
 done
-same "--db-driver=help" --db --allow driver-options-checked-first --file conn.lua -- \
+same "--db-driver=help" --db --allow driver-options-once --file conn.lua -- \
      conn.lua run --events=1 --db-driver=help
-same "an unknown database driver in a parallel prepare" --db --allow driver-options-checked-first \
+same "an unknown database driver in a parallel prepare" --db --allow driver-options-once \
      --allow errors-exit-1 -- oltp_read_write prepare --threads=3 --db-driver=x
-my conn.lua run --events=1 --db-ps-mode=x
-is "$rc:$out" "1:$(printf 'FATAL: Invalid value for db-ps-mode: x\nHINT: --db-ps-mode expects auto or disable')" \
-   "an unknown --db-ps-mode: 1.0.20's line, once, before anything runs"
+same "an unknown database driver in cleanup of a bundled workload" --db -- \
+     oltp_read_write cleanup --db-driver=x
+like "$(last_line "$out")" "^HINT: --db-driver expects " "... the hint after 1.0.20's lines"
+same "an unknown database driver in prepare, one thread" --db -- \
+     oltp_read_write prepare --db-driver=x
+same "an unknown database driver in prewarm" --db -- oltp_read_write prewarm --db-driver=x
+same "an unknown database driver: help works" --db -- oltp_read_write help --db-driver=x
+same "an unknown database driver: a script without cleanup says so" --db --file conn.lua -- \
+     conn.lua cleanup --db-driver=x
+same "an unknown database driver: a test using no database runs" -- \
+     cpu run --events=1 --cpu-max-prime=10 --db-driver=x
+same "an unknown --db-ps-mode in run" --db --allow driver-options-once --file conn.lua -- \
+     conn.lua run --events=1 --db-ps-mode=x
+like "$(last_line "$out")" "^HINT: --db-ps-mode expects auto or disable" \
+     "... the hint after 1.0.20's lines"
+same "an unknown --db-ps-mode in cleanup of a bundled workload" --db -- \
+     oltp_read_write cleanup --db-ps-mode=x
+same "an unknown --db-ps-mode and --db-driver: --db-ps-mode's line" --db \
+     --allow driver-options-once --file conn.lua -- conn.lua run --events=1 --db-ps-mode=x \
+     --db-driver=x
+# The exact mode prints a thread_init failure in every thread, as 1.0.20 does (lines of their
+# own, so that no logger folds them; the same line in every thread: tests/cli/exact_output.t).
+write tid_fail.lua <<'LUA'
+function thread_init() error("thread " .. sysbench.tid .. " cannot start") end
+function event() end
+LUA
+SYSBENCH_COMPAT=1.0.20 sb tid_fail.lua run --threads=3 --events=1
+is "$(count "$out" "thread_init' function failed: tid_fail.lua:1: thread [0-2] cannot start$")" 3 \
+   "exact mode: thread_init's failure in each of 3 threads, as 1.0.20"
+sb tid_fail.lua run --threads=3 --events=1
+is "$(count "$out" "thread_init' function failed")" 3 \
+   "... and as it is: the logger says a line once, and each thread's is another"
 for bad in --mysql-port=abc --mysql-port=3306,70000 --mysql-ignore-errors=abc --mysql-ssl=maybe; do
   sb conn.lua run --events=1 "$bad"
   is "$rc" 1 "$bad: exit 1"

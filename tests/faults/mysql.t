@@ -9,7 +9,8 @@
 #     saying for how long the server was unreachable; with the server never started again
 #     (mysql and tidb drivers), 1.0.20's interval lines are followed by ours counting the
 #     failed reconnects, the report says since when the server was unreachable, how many
-#     reconnects failed and why, the result file has the outage, and the exit code is 1;
+#     reconnects failed and why, the result file has the outage, and the exit code is 1 (with
+#     --compat=1.0.20 too, where none of those lines of ours is printed);
 #   - the server down before the start: 1.0.20's failed-connection lines once, not once per
 #     thread, exit 1, and no thread_done error (bundled oltp_common.lua and 1.0.20's own);
 #   - SIGINT / SIGTERM during run: the report of what ran, exit 130 / 143 as 1.0.20's;
@@ -214,6 +215,22 @@ PY
   status_ok $? "the server starts again"
 done
 sql "DROP FUNCTION tidb_version"
+# The exact-output mode: 1.0.20's lines alone (ours, the line after each interval line and the
+# report's outage lines, are additions), and still exit 1 where 1.0.20 crashes
+SYSBENCH_COMPAT=1.0.20 bg "$SB" oltp_read_write "${table_args[@]}" --threads=4 --time=6 \
+   --report-interval=1 --mysql-ignore-errors=all run
+until_output '^\[ 1s \] thds: 4 tps: [1-9]'
+ok $? "--compat=1.0.20: the run is under way before the server is killed for good"
+kill_server
+bg_wait
+is "$rc" 1 "--compat=1.0.20, the server never came back: exit 1 too"
+like "$out" "^\[ [3-6]s \] thds: 4 tps: 0\.00 qps: 0\.00 \(r/w/o: 0\.00/0\.00/0\.00\) lat \(ms,95%\): 0\.00 err/s: 0\.00 reconn/s: 0\.00$" \
+  "... 1.0.20's interval line while the server is down"
+is "$(printf '%s\n' "$out" | grep -ciE 'unreachable|failed reconn|no event succeeded|last error')" 0 \
+  "... and none of ours: no line after it, no outage lines in the report"
+like "$out" "^General statistics:$" "... whose report is printed"
+restart_server
+ok $? "the server starts again"
 if have_ref; then
   bg "$REF_SB" oltp_read_write "${table_args[@]}" --threads=4 --time=6 --report-interval=1 \
      --mysql-ignore-errors=all run

@@ -2,10 +2,13 @@
 # ours, outputs compared (sourced after tap.sh).
 #
 #   same NAME [CASE OPTIONS] -- ARGS...
-#       Runs `sysbench ARGS...` with the reference ($REF_SB) and with ours ($SB), each in a fresh
-#       scratch directory of its own, and compares exit code, stdout and stderr after
-#       normalisation (compat_normalise). One TAP line per case; a difference prints the diff.
-#       Sets $ref_out/$ref_err/$ref_rc and $out/$err/$rc (ours), so a case can assert more.
+#       Runs `sysbench ARGS...` with the reference ($REF_SB) and with ours ($SB) twice: as it
+#       is, and in the exact-output mode (SYSBENCH_COMPAT=1.0.20), each in a fresh scratch
+#       directory of its own, and compares exit code, stdout and stderr after normalisation
+#       (compat_normalise). Two TAP lines per case, one per mode; a difference prints the diff.
+#       The exact mode is held to 1.0.20's output with the additions' rules off (below).
+#       Sets $ref_out/$ref_err/$ref_rc and $out/$err/$rc (ours, as it is), so a case can
+#       assert more.
 #   CASE OPTIONS
 #       --stdin FILE     FILE (under $TEST_TMP) is the standard input of both runs
 #       --file FILE      copy $TEST_TMP/FILE into both scratch directories (repeatable)
@@ -23,14 +26,19 @@
 #
 #   declared ID...
 #       One check that deliberate differences a file tests on our binary alone are declared.
+#   COMPAT_EXACT_ONLY=1 (environment)
+#       run the exact-mode comparison alone (a quick check of the mode over the suite)
 #
 # Deliberate differences live in one place, tests/compat/differences.txt, each with its reason.
 # Entries of scope "global" apply to every case; "case" entries only where a case names them
 # with --allow. Anything else that differs fails. Rule kinds: ours-extra/ref-extra REGEX (such
 # lines of one side are left out), ours-sub/ref-sub 'REGEX => TEXT', ours-block REGEX (a
-# paragraph starting with such a line is left out), ref-once REGEX (a line of 1.0.20's whose
-# match of REGEX an earlier line had is left out: what it prints once per thread),
-# exit 'ref=N ours=M'.
+# paragraph starting with such a line is left out), ref-once/ours-once REGEX (a line whose
+# match of REGEX an earlier line of that side had is left out: what is printed once per
+# thread),
+# exit 'ref=N ours=M'. An entry with "kind: addition" is something we add to 1.0.20's output
+# (a line, a block, a HINT, help text): the exact-mode comparison applies none of its rules, so
+# our exact output must have none of it.
 #
 # The reference is only ever run from a scratch directory: 1.0.20 also loads modules from
 # ./src/lua, and the source tree holds ours.
@@ -45,9 +53,10 @@ fi
 
 # The rules of the deliberate differences, as parallel arrays.
 compat_rule_id=() compat_rule_scope=() compat_rule_kind=() compat_rule_arg=()
+compat_rule_addition=()
 
 compat_load_differences() {
-  local id="" scope="" line key value why_seen=0
+  local id="" scope="" addition=0 line key value why_seen=0
   [ -f "$COMPAT_DIFFERENCES" ] || { echo "compat.sh: missing $COMPAT_DIFFERENCES" >&2; exit 2; }
   while IFS= read -r line || [ -n "$line" ]; do
     case $line in
@@ -56,7 +65,7 @@ compat_load_differences() {
         if [ -n "$id" ] && [ "$why_seen" = 0 ]; then
           echo "compat.sh: difference [$id] has no 'why:' line" >&2; exit 2
         fi
-        id=${line#[}; id=${id%]}; scope=case; why_seen=0; continue ;;
+        id=${line#[}; id=${id%]}; scope=case; addition=0; why_seen=0; continue ;;
       ' '*) continue ;;                      # continuation of a why: line
     esac
     key=${line%%:*}; value=${line#*: }
@@ -66,9 +75,18 @@ compat_load_differences() {
              for i in "${!compat_rule_id[@]}"; do
                [ "${compat_rule_id[$i]}" = "$id" ] && compat_rule_scope[$i]=$scope
              done ;;
-      ours-extra|ref-extra|ours-sub|ref-sub|ours-block|ref-once|exit)
+      kind) case $value in
+              addition) addition=1 ;;
+              *) echo "compat.sh: [$id] has kind '$value'; the only kind is 'addition'" >&2
+                 exit 2 ;;
+            esac
+            for i in "${!compat_rule_id[@]}"; do
+              [ "${compat_rule_id[$i]}" = "$id" ] && compat_rule_addition[$i]=1
+            done ;;
+      ours-extra|ref-extra|ours-sub|ref-sub|ours-block|ref-once|ours-once|exit)
         compat_rule_id+=("$id"); compat_rule_scope+=("$scope")
-        compat_rule_kind+=("$key"); compat_rule_arg+=("$value") ;;
+        compat_rule_kind+=("$key"); compat_rule_arg+=("$value")
+        compat_rule_addition+=("$addition") ;;
       *) echo "compat.sh: unknown key '$key' in [$id] of $COMPAT_DIFFERENCES" >&2; exit 2 ;;
     esac
   done < "$COMPAT_DIFFERENCES"
@@ -127,11 +145,12 @@ compat_normalise() {   # compat_normalise TIMED < text
 }
 
 # Apply the deliberate-difference rules for SIDE (ref|ours) to a stream, given the case's
-# --allow list. Prints the filtered text.
-compat_apply_rules() {   # compat_apply_rules SIDE ALLOWED < text
-  local side=$1 allowed=" $2 " text i kind arg pat rep sep=$'\001'   # sed delimiter
+# --allow list; with EXACT=1, those of additions are not applied. Prints the filtered text.
+compat_apply_rules() {   # compat_apply_rules SIDE ALLOWED [EXACT] < text
+  local side=$1 allowed=" $2 " exact=${3:-0} text i kind arg pat rep sep=$'\001'   # sed delimiter
   text=$(cat)
   for i in "${!compat_rule_id[@]}"; do
+    [ "$exact" = 1 ] && [ "${compat_rule_addition[$i]}" = 1 ] && continue
     [ "${compat_rule_scope[$i]}" = global ] ||
       case $allowed in *" ${compat_rule_id[$i]} "*) ;; *) continue ;; esac
     kind=${compat_rule_kind[$i]} arg=${compat_rule_arg[$i]}
@@ -157,10 +176,11 @@ compat_apply_rules() {   # compat_apply_rules SIDE ALLOWED < text
 }
 
 # The exit code we may return instead of the reference's under the allowed rules.
-compat_exit_allowed() {   # compat_exit_allowed REF_RC OURS_RC ALLOWED
+compat_exit_allowed() {   # compat_exit_allowed REF_RC OURS_RC ALLOWED [EXACT]
   local allowed=" $3 " i
   for i in "${!compat_rule_id[@]}"; do
     [ "${compat_rule_kind[$i]}" = exit ] || continue
+    [ "${4:-0}" = 1 ] && [ "${compat_rule_addition[$i]}" = 1 ] && continue
     [ "${compat_rule_scope[$i]}" = global ] ||
       case $allowed in *" ${compat_rule_id[$i]} "*) ;; *) continue ;; esac
     [ "${compat_rule_arg[$i]}" = "ref=$1 ours=$2" ] && return 0
@@ -168,16 +188,20 @@ compat_exit_allowed() {   # compat_exit_allowed REF_RC OURS_RC ALLOWED
   return 1
 }
 
+# SIDE: ref, ours, or exact (ours in the exact-output mode; its hooks see COMPAT_SIDE=ours)
 _compat_run() {   # _compat_run SIDE BINARY DIR   (uses the case variables of `same`)
   local side=$1 bin=$2 dir=$3 o="$TEST_TMP/.compat.$1.out" e="$TEST_TMP/.compat.$1.err" f
+  local mode=(-u SYSBENCH_COMPAT)
+  [ "$side" = exact ] && mode=(SYSBENCH_COMPAT=1.0.20)
   for f in "${c_files[@]}"; do cp -r "$TEST_TMP/$f" "$dir/"; done
-  export COMPAT_SIDE=$side SB_FOR_SIDE=$bin
+  export COMPAT_SIDE=${side/exact/ours} SB_FOR_SIDE=$bin
   if [ -n "$c_before" ]; then (cd "$dir" && eval "$c_before") >/dev/null 2>&1; fi
   if [ -n "$c_stdin" ]; then
-    (cd "$dir" && env -u LUA_PATH -u LUA_CPATH "$bin" "${c_args[@]}") \
+    (cd "$dir" && env -u LUA_PATH -u LUA_CPATH "${mode[@]}" "$bin" "${c_args[@]}") \
       <"$TEST_TMP/$c_stdin" >"$o" 2>"$e"
   else
-    (cd "$dir" && env -u LUA_PATH -u LUA_CPATH "$bin" "${c_args[@]}") </dev/null >"$o" 2>"$e"
+    (cd "$dir" && env -u LUA_PATH -u LUA_CPATH "${mode[@]}" "$bin" "${c_args[@]}") \
+      </dev/null >"$o" 2>"$e"
   fi
   local status=$?
   if [ -n "$c_after" ]; then
@@ -224,40 +248,62 @@ same() {
   [ "$db" = 1 ] && c_args+=("${MYSQL_ARGS[@]}")
 
   compat_n=$((compat_n + 1))
-  local base="$TEST_TMP/compat.$compat_n" ref_dir ours_dir
-  ref_dir=${c_dir:-$base/ref} ours_dir=${c_dir:-$base/ours}
-  mkdir -p "$ref_dir" "$ours_dir"
+  local base="$TEST_TMP/compat.$compat_n" ref_dir ours_dir exact_dir
+  ref_dir=${c_dir:-$base/ref} ours_dir=${c_dir:-$base/ours} exact_dir=${c_dir:-$base/exact}
+  mkdir -p "$ref_dir" "$ours_dir" "$exact_dir"
 
   _compat_run ref "$REF_SB" "$ref_dir"; ref_rc=$?
   ref_out=$(cat "$TEST_TMP/.compat.ref.out"); ref_err=$(cat "$TEST_TMP/.compat.ref.err")
-  _compat_run ours "$SB" "$ours_dir"; rc=$?
-  out=$(cat "$TEST_TMP/.compat.ours.out"); err=$(cat "$TEST_TMP/.compat.ours.err")
+  local mode modes=(ours exact)
+  [ "${COMPAT_EXACT_ONLY:-0}" = 1 ] && modes=(exact)
+  for mode in "${modes[@]}"; do
+    local dir=$ours_dir
+    [ "$mode" = exact ] && dir=$exact_dir
+    _compat_run "$mode" "$SB" "$dir"; rc=$?
+    out=$(cat "$TEST_TMP/.compat.$mode.out"); err=$(cat "$TEST_TMP/.compat.$mode.err")
+    _compat_compare "$mode" "$name" "$base" "$dir"
+  done
+  # what a case asserts on further is ours as it is
+  if [ "${COMPAT_EXACT_ONLY:-0}" != 1 ]; then
+    rc=$_compat_ours_rc out=$_compat_ours_out err=$_compat_ours_err
+  fi
+}
 
-  local side stream a b text
-  for side in ref ours; do
+# Compares the run of ours in MODE (ours|exact: $out, $err, $rc) with the reference's ($ref_*):
+# one TAP line.
+_compat_compare() {   # _compat_compare MODE NAME BASE OURS_DIR
+  local mode=$1 name=$2 base=$3 dir=$4 exact=0 side stream text label="same as 1.0.20"
+  if [ "$mode" = exact ]; then
+    exact=1 label="same as 1.0.20 with --compat=1.0.20"
+  else
+    _compat_ours_rc=$rc _compat_ours_out=$out _compat_ours_err=$err
+  fi
+  for side in ref "$mode"; do
     for stream in out err; do
       if [ $side = ref ]; then eval "text=\$ref_$stream"; else eval "text=\$$stream"; fi
-      text=${text//$ref_dir/<DIR>}; text=${text//$ours_dir/<DIR>}
+      text=${text//$ref_dir/<DIR>}; text=${text//$dir/<DIR>}
       text=$(printf '%s\n' "$text" | compat_normalise "$c_timed" |
-             compat_apply_rules "$side" "$c_allow")
+             compat_apply_rules "${side/exact/ours}" "$c_allow" "$exact")
       [ "$c_sort" = 1 ] && text=$(printf '%s\n' "$text" | grep -v '^$' | LC_ALL=C sort)
       printf '%s\n' "$text" >"$base.$side.$stream"
     done
   done
 
   local diags=()
-  if [ "$ref_rc" != "$rc" ] && ! compat_exit_allowed "$ref_rc" "$rc" "$c_allow"; then
+  if [ "$ref_rc" != "$rc" ] && ! compat_exit_allowed "$ref_rc" "$rc" "$c_allow" "$exact"; then
     diags+=("exit code: 1.0.20 $ref_rc, ours $rc")
   fi
   for stream in out err; do
-    if ! cmp -s "$base.ref.$stream" "$base.ours.$stream"; then
+    if ! cmp -s "$base.ref.$stream" "$base.$mode.$stream"; then
       diags+=("std$stream differs (- 1.0.20, + ours):"
-              "$(diff -u "$base.ref.$stream" "$base.ours.$stream" | tail -n +3 | head -40)")
+              "$(diff -u "$base.ref.$stream" "$base.$mode.$stream" | tail -n +3 | head -40)")
     fi
   done
   if [ ${#diags[@]} = 0 ]; then
-    _tap_result 1 "same as 1.0.20: $name"
+    _tap_result 1 "$label: $name"
   else
-    _tap_result 0 "same as 1.0.20: $name" "sysbench ${c_args[*]}" "${diags[@]}"
+    local how=()
+    [ "$exact" = 1 ] && how=(SYSBENCH_COMPAT=1.0.20)
+    _tap_result 0 "$label: $name" "${how[*]}${how:+ }sysbench ${c_args[*]}" "${diags[@]}"
   fi
 }

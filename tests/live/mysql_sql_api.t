@@ -170,7 +170,7 @@ for mode in auto disable; do
 fetched 3
 holes 1 nil x true
 query_row 3 7 nil y
-no result nil
+no result <sql_result>
 first 1 1 1
 next 2 2 2
 next no result set

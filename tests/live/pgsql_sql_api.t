@@ -59,6 +59,7 @@ nrows=3 nfields=2
 [6] NULL
 [7] NULL
 nrows=0 nfields=2
+ALERT: attempt to fetch row from an empty result set
 nrows=0 nfields=1
 no result
 query_row	7	nil	z'
@@ -228,7 +229,7 @@ is "$(printf '%s\n' "$out" | grep -E '^(first|more|second|third|after|error in)'
 more	true
 second	2	2	3
 more	true
-third	nil
+third	<sql_result>
 more	false
 after	ok
 error in a later statement	false" "one query, several results: first returned, the others through next_result(), an error in any fails the query"

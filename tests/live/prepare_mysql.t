@@ -90,6 +90,8 @@ like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prep
 my oltp_read_write --table-size=40000 verify
 like "$out" "^HINT: sbtest1 holds 20000 rows: verify needs the --table-size prepare used" \
   "... and so with twice it"
+my oltp_read_write --table-size=10000 --compat=1.0.20 verify
+is "$rc/$(count "$out" "HINT")" "1/0" "... a hint: none with --compat=1.0.20 (still exit 1)"
 sql "DELETE FROM sbtest1 WHERE id = 777" "UPDATE sbtest1 SET k = k + 1 WHERE id = 1234"
 my oltp_read_write "${size[@]}" --threads=3 verify
 is "$rc" 1 "verify of a damaged table exits 1"

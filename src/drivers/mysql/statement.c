@@ -205,7 +205,7 @@ int mysqldrv_bind_param(db_stmt *stmt, db_bind_t *params, size_t count)
   unsigned long expected = mysql_stmt_param_count(s->handle);
   if (expected != count) {
     log_text(LOG_FATAL, "Wrong number of parameters to mysql_stmt_bind_param");
-    log_text(LOG_NOTICE, "HINT: %zu bound for \"%s\", which has %lu", count, stmt->query,
+    log_hint("%zu bound for \"%s\", which has %lu", count, stmt->query,
              expected);
     return 1;
   }

@@ -43,20 +43,23 @@ static const char *const all_errors[] = {"all", NULL};
 /* Checked by the option registry before anything runs, so a bad value is one line, not one
    per thread creating its driver. */
 const option_decl pgsqldrv_args[] = {
-  {.name = "pgsql-host", .desc = "PostgreSQL server host", .default_text = "localhost", .type = SB_ARG_TYPE_LIST},
+  {.name = "pgsql-host", .desc = "PostgreSQL server host", .default_text = "localhost", .type = SB_ARG_TYPE_LIST,
+   .compat_help.type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-port", .desc = "PostgreSQL server port", .default_text = "5432",
-   .type = SB_ARG_TYPE_LIST, .validate = valid_port_list},
+   .type = SB_ARG_TYPE_LIST, .validate = valid_port_list, .compat_help.type = SB_ARG_TYPE_INT},
   {.name = "pgsql-user", .desc = "PostgreSQL user", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-password", .desc = "PostgreSQL password", .default_text = "", .type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-db", .desc = "PostgreSQL database name", .default_text = "sbtest", .type = SB_ARG_TYPE_STRING},
   {.name = "pgsql-sslmode", .desc = "SSL mode {disable, allow, prefer, require, verify-ca, verify-full}", .default_text = "prefer", .type = SB_ARG_TYPE_STRING,
-   .choices = ssl_modes},
-  {.name = "pgsql-sslrootcert", .desc = "path name of the CA file for verify-ca and verify-full", .type = SB_ARG_TYPE_STRING},
+   .choices = ssl_modes, .added = true},
+  {.name = "pgsql-sslrootcert", .desc = "path name of the CA file for verify-ca and verify-full", .type = SB_ARG_TYPE_STRING,
+   .added = true},
   {.name = "pgsql-ignore-errors", .desc = "list of SQLSTATEs to ignore, or \"all\"", .default_text = "40P01,23505,40001", .type = SB_ARG_TYPE_LIST,
    .choices = all_errors, .any_case = true, .item_ok = error_codes_is_sqlstate,
-   .expect = "SQLSTATEs of five characters separated by commas, e.g. 40P01,40001, or \"all\""},
+   .expect = "SQLSTATEs of five characters separated by commas, e.g. 40P01,40001, or \"all\"",
+   .added = true},
   {.name = "pgsql-dry-run", .desc = "Dry run, pretend that all PostgreSQL client API calls are successful "
-   "without executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL},
+   "without executing them", .default_text = "off", .type = SB_ARG_TYPE_BOOL, .added = true},
   {.name = NULL}
 };
 

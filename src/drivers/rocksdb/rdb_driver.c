@@ -348,5 +348,6 @@ const db_driver_def rocksdb_driver_def = {
   .options = rdb_args,
   .ops = &rdb_ops,
   .kv = &rdb_kv_ops,
+  .added = true,
   DB_DRIVER_INSTANCE(rocksdb_driver_def, "rocksdb", "embedded RocksDB driver (no server)"),
 };

@@ -227,6 +227,7 @@ const db_driver_def tidb_driver_def = {
   .options = tidb_args,
   .needs_commit = false,
   .ops = &tidb_ops,
+  .added = true,
   DB_DRIVER_INSTANCE(tidb_driver_def, "tidb",
                      "TiDB driver (MySQL protocol, TiDB's retries, several servers)"),
 };

@@ -1,5 +1,7 @@
 -- sysbench.cmdline: options and commands a script declares.
 --   sysbench.cmdline.options  = { name = {"description", default [, type [, validate]]} }
+--     (the bundled workloads mark the options 1.0.20's lack with added = true: their help
+--     lines follow 1.0.20's, and the exact-output mode leaves them out)
 --   sysbench.cmdline.commands = { name = {function [, sysbench.cmdline.PARALLEL_COMMAND]} }
 -- The option type follows from the default when not given: boolean -> BOOL, number ->
 -- DOUBLE, table -> LIST, string or nil -> STRING.
@@ -32,6 +34,7 @@ typedef struct
 } sb_arg_t;
 
 int sb_lua_set_test_args(sb_arg_t *args, size_t len);
+void sb_lua_mark_added_option(const char *name);
 void sb_print_test_options(void);
 ]]
 
@@ -121,7 +124,15 @@ function cmdline.read_cmdline_options()
          a.validate = def[4]
       end
    end
-   return ffi.C.sb_lua_set_test_args(args, #names) == 0
+   if ffi.C.sb_lua_set_test_args(args, #names) ~= 0 then
+      return false
+   end
+   for _, name in ipairs(names) do
+      if options[name].added then
+         ffi.C.sb_lua_mark_added_option(name)
+      end
+   end
+   return true
 end
 
 -- 1.0.20's name for the same function.

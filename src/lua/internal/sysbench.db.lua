@@ -69,19 +69,18 @@ function sysbench.db.query(query)
 end
 
 function sysbench.db.bulk_insert_init(query)
-   if legacy_connect():bulk_insert_init(query) ~= 0 then
-      error("db_bulk_insert_init() failed", 2)
-   end
+   local con = legacy_connect()
+   legacy_call("db_bulk_insert_init", con.bulk_insert_init, con, query)
 end
 
 function sysbench.db.bulk_insert_next(values)
-   if legacy_connection():bulk_insert_next(values) ~= 0 then
-      error("db_bulk_insert_next() failed", 2)
-   end
+   local con = legacy_connection()
+   legacy_call("db_bulk_insert_next", con.bulk_insert_next, con, values)
 end
 
 function sysbench.db.bulk_insert_done()
-   legacy_connection():bulk_insert_done()
+   local con = legacy_connection()
+   pcall(con.bulk_insert_done, con)
 end
 
 -- Legacy statements bind a Lua table: its numbers and strings at bind time give the
@@ -152,7 +151,11 @@ function sysbench.db.execute(s)
       end
    end
    -- 1.0.20 returns a result handle for every statement; one without rows is this one
-   return legacy_call("db_execute", s.stmt.execute, s.stmt) or legacy.no_rows
+   local rs = legacy_call("db_execute", s.stmt.execute, s.stmt)
+   if rs == nil then
+      return legacy.no_rows
+   end
+   return rs
 end
 
 function sysbench.db.close(s)

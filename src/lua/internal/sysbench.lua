@@ -100,7 +100,14 @@ typedef enum
 
 void sb_counter_inc(int thread_id, sb_counter_type type);
 uint64_t sb_counter_val(int thread_id, sb_counter_type type);
+bool output_exact(void);
 ]]
+
+-- True in the exact-output mode (--compat=1.0.20, SYSBENCH_COMPAT=1.0.20): a script or module
+-- that prints something 1.0.20 does not print asks this first (docs/architecture.md).
+function sysbench.output_exact()
+   return ffi.C.output_exact()
+end
 
 -- The worker this state acts for, set by C when it made the state: the event loop's calls,
 -- the counters and the random numbers (sysbench.rand) go through it, not through the thread.

@@ -481,8 +481,8 @@ function sql.load_range(ctx, item)
             "(SET GLOBAL local_infile = 1), or load with --prepare-method=insert", 0)
    end
    if load.refuse_stream() then
-      say("NOTE: the server refused LOAD DATA LOCAL INFILE (error %d: %s); loading with " ..
-          "multi-row INSERTs", errno, message)
+      load.note_once(format("NOTE: the server refused LOAD DATA LOCAL INFILE (error %d: %s); " ..
+                            "loading with multi-row INSERTs", errno, message))
    end
    -- again with INSERTs; blocks another thread may have loaded meanwhile are looked at first
    ctx.specs = {}

@@ -234,7 +234,8 @@ function connection_methods.check_error(self, rs, query)
 
    local sql_state = ffi.string(self.sql_state)
    local sql_errmsg = ffi.string(self.sql_errmsg)
-   local errdesc = {
+   -- a global, as in 1.0.20: scripts may read the last error's descriptor there
+   errdesc = {
       connection = self,
       query = query,
       sql_errno = self.sql_errno,
@@ -259,7 +260,27 @@ function connection_methods.check_error(self, rs, query)
                        sql_errmsg), 2)
 end
 
--- The result set of a query, or nil when it has none (or when an error was ignored).
+-- What query() and execute() return for a statement without a result set (UPDATE, INSERT,
+-- BEGIN, ...): 1.0.20's NULL result pointer, printed "<sql_result>" and equal to nil. Its
+-- type is one of its own, so that a script using it as a result (rs:free(), rs.nrows: a
+-- crash in 1.0.20) finds an empty one.
+ffi.cdef[[
+typedef struct sql_no_result sql_no_result;
+]]
+local no_result_members = {
+   nrows = 0,
+   nfields = 0,
+   fetch_row = function() return nil end,
+   free = function() return true, "db_free_results() failed" end,
+}
+ffi.metatype("sql_no_result", {
+   __index = no_result_members,
+   __tostring = function() return "<sql_result>" end,
+})
+local no_result = ffi.cast("sql_no_result *", nil)
+sysbench.sql.no_result = no_result
+
+-- The result set of a query, or no_result when it has none (or when an error was ignored).
 function connection_methods.query(self, query)
    local rs = C.db_query(self, query, #query)
    if rs ~= nil then
@@ -269,19 +290,22 @@ function connection_methods.query(self, query)
       -- a tail call, so that the error names the script's line
       return self:check_error(nil, query)
    end
-   return nil
+   return no_result
 end
 
+-- 1.0.20 returns true and the message on success too (assert's values).
 function connection_methods.bulk_insert_init(self, query)
-   return C.db_bulk_insert_init(self, query, #query)
+   return assert(C.db_bulk_insert_init(self, query, #query) == 0,
+                 "db_bulk_insert_init() failed")
 end
 
 function connection_methods.bulk_insert_next(self, values)
-   return C.db_bulk_insert_next(self, values, #values)
+   return assert(C.db_bulk_insert_next(self, values, #values) == 0,
+                 "db_bulk_insert_next() failed")
 end
 
 function connection_methods.bulk_insert_done(self)
-   return C.db_bulk_insert_done(self)
+   return assert(C.db_bulk_insert_done(self) == 0, "db_bulk_insert_done() failed")
 end
 
 -- A statement keeps its connection alive: closing a statement after its connection was
@@ -303,10 +327,10 @@ function connection_methods.prepare(self, query)
    return stmt
 end
 
--- The first row of a query's result as multiple values, or nil without a result.
+-- The first row of a query's result as multiple values, or nil without a row.
 function connection_methods.query_row(self, query)
    local rs = self:query(query)
-   if rs == nil then
+   if rs == nil or rs.nrows == 0 then
       return nil
    end
    local row = rs:fetch_row()
@@ -320,7 +344,8 @@ function connection_methods.more_results(self)
    return C.db_more_results(self)
 end
 
--- The next result of a multi-statement query: a result set, or nil for one without rows.
+-- The next result of a multi-statement query: a result set, or no_result for one without
+-- rows.
 function connection_methods.next_result(self)
    local rs = C.db_next_result(self)
    if rs ~= nil then
@@ -329,7 +354,7 @@ function connection_methods.next_result(self)
    if self.error ~= C.DB_ERROR_NONE then
       return self:check_error(nil, "<next result>")
    end
-   return nil
+   return no_result
 end
 
 -- Other internal modules (sysbench.kv) add connection methods here. sysbench.kv is loaded
@@ -474,9 +499,10 @@ function statement_methods.execute(self)
    end
    local con = self.connection
    if con.error == C.DB_ERROR_NONE then
-      return nil
+      return no_result
    end
-   return con:check_error(nil, ffi.string(C.db_statement_text(self)))
+   -- (the driver's FATAL line names the statement; the descriptor says this, as in 1.0.20)
+   return con:check_error(nil, "<prepared statement>")
 end
 
 function statement_methods.close(self)
@@ -523,10 +549,7 @@ function result_methods.fetch_row(self)
 end
 
 function result_methods.free(self)
-   if C.db_free_results(self) ~= 0 then
-      error("db_free_results() failed", 2)
-   end
-   return true
+   return assert(C.db_free_results(self) == 0, "db_free_results() failed")
 end
 
 ffi.metatype("sql_result", {
