@@ -81,6 +81,7 @@ typedef struct worker_stats {
   uint32_t epoch;              /* the reset epoch min/max belong to */
   uint32_t in_event;           /* 1 while event() runs: the reporter sums it as concurrency */
   uint32_t warmup_event;       /* the running event began during warm-up: not recorded */
+  uint32_t warmup_seen_over;   /* this worker saw the warm-up end (it never starts again) */
   const uint32_t *reset_epoch; /* its table's epoch (stats_table.epoch) */
   latency_histogram *histogram;
   stats_error_entry error_codes[STATS_WORKER_ERROR_CODES];
