@@ -21,7 +21,7 @@ if git -C "$SRCDIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   # changed no source, an earlier one with -dirty)
   built=$(printf '%s\n' "$identity" | sed -n 's/.*(commit \([0-9a-f]*\)\(-dirty\)\{0,1\})$/\1/p')
   git -C "$SRCDIR" merge-base --is-ancestor "$built" HEAD 2>/dev/null
-  ok $? "... the commit is one of the source tree's history ($built)"
+  status_ok $? "... the commit is one of the source tree's history ($built)"
 else
   skip "the source tree is not a git checkout"
 fi
@@ -47,7 +47,8 @@ is "$fields" "$(printf '%s\n' "$identity" | sed 's/ (commit \(.*\))$/ \1/')" \
    "the result file records tool, tool_version and tool_commit"
 sb compare r.json
 like "$out" "^  A +r\.json: cpu, .*, $name $version \(commit [^)]*\)$" "compare shows which program measured it"
-sb merge r.json r.json --report-file=m.json
+sb cpu --events=5 --cpu-max-prime=10 --report-file=r2.json run
+sb merge r.json r2.json --report-file=m.json
 is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["tool"])' "$TEST_TMP/m.json" 2>&1)" \
    "$name" "a merged file keeps it"
 python3 - "$TEST_TMP/r.json" "$TEST_TMP/old.json" <<'PY'

@@ -220,7 +220,7 @@ sql "DROP FUNCTION tidb_version"
 SYSBENCH_COMPAT=1.0.20 bg "$SB" oltp_read_write "${table_args[@]}" --threads=4 --time=6 \
    --report-interval=1 --mysql-ignore-errors=all run
 until_output '^\[ 1s \] thds: 4 tps: [1-9]'
-ok $? "--compat=1.0.20: the run is under way before the server is killed for good"
+status_ok $? "--compat=1.0.20: the run is under way before the server is killed for good"
 kill_server
 bg_wait
 is "$rc" 1 "--compat=1.0.20, the server never came back: exit 1 too"
@@ -230,7 +230,7 @@ is "$(printf '%s\n' "$out" | grep -ciE 'unreachable|failed reconn|no event succe
   "... and none of ours: no line after it, no outage lines in the report"
 like "$out" "^General statistics:$" "... whose report is printed"
 restart_server
-ok $? "the server starts again"
+status_ok $? "the server starts again"
 if have_ref; then
   bg "$REF_SB" oltp_read_write "${table_args[@]}" --threads=4 --time=6 --report-interval=1 \
      --mysql-ignore-errors=all run
